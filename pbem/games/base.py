@@ -1,0 +1,71 @@
+"""What the rest of the server knows of a game: the `Game` protocol and the errors a
+game raises. Service, store and web use only this, so another game plugs in by
+implementing it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid; the message says which rule, in a player's words."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule  # the rules section, e.g. "6"
+
+
+class NotationError(IllegalAction):
+    """Text or JSON that does not spell an action at all."""
+
+
+class SetupError(ValueError):
+    """A game that cannot be set up as asked; the message says which part is wrong."""
+
+
+class Game(Protocol):
+    """A game's rules as pure functions over immutable states and actions."""
+
+    name: str  # e.g. "mall"; stored in GameCreated
+    version: str  # engine version, stored in GameCreated
+    log_format: str  # e.g. "pbem.mall/1"
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> Any:
+        """A new game; `options` as the log file's `setup` (seed, supply, ...)."""
+
+    def parse(self, value: str | Mapping[str, Any]) -> Any:
+        """An action from its notation or JSON form; raises NotationError."""
+
+    def check(self, state: Any, action: Any, seat: int | None = None) -> Any:
+        """The canonical action if legal for `seat`; raises IllegalAction."""
+
+    def perform(self, state: Any, action: Any) -> Any:
+        """The state after a checked, canonical action."""
+
+    def legal_actions(self, state: Any) -> list[Any]:
+        """The legal actions of the seat to move, canonical and in order."""
+
+    def format(self, action: Any) -> str:
+        """The canonical notation of a canonical action."""
+
+    def to_json(self, action: Any) -> dict[str, Any]:
+        """The canonical JSON form of a canonical action."""
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat to move; None once the game is over."""
+
+    def round(self, state: Any) -> int:
+        """The current round (the last one once the game is over)."""
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The state document for a seat, or for a spectator (None)."""
+
+    def describe(self, state: Any, seat: int | None) -> str:
+        """The position as text, for terminals and mails."""
+
+    def secrets(self, state: Any, seat: int | None) -> set[str]:
+        """Strings the viewer must not see anywhere (hidden ids, the seed)."""
+
+    def bot(self, name: str, seed: str | int | None = None) -> Callable[[Any], Any]:
+        """A bot by name: a function from state to a legal action."""

@@ -1,0 +1,59 @@
+"""The mall game's rules engine: pure functions over frozen state, no I/O.
+
+state = setup(["Ann", "Ben"], seed="...")
+for action in legal_actions(state): ...
+state = apply(state, parse("build L2 at 1,3"))
+score(state); view(state, seat=1)
+"""
+
+from .actions import (
+    Action,
+    Build,
+    BuildAttraction,
+    Dock,
+    IllegalAction,
+    Money,
+    NotationError,
+    Pass,
+)
+from .content import Content, load
+from .document import view
+from .notation import as_given, format_action, from_json, parse, parse_any, to_json
+from .rules import apply, check, legal_actions, perform
+from .scoring import Score, Standings, score
+from .state import PlayerState, SetupError, State, seed_hash, setup
+
+ENGINE_VERSION = "1"
+
+__all__ = [
+    "ENGINE_VERSION",
+    "Action",
+    "Build",
+    "BuildAttraction",
+    "Content",
+    "Dock",
+    "IllegalAction",
+    "Money",
+    "NotationError",
+    "Pass",
+    "PlayerState",
+    "Score",
+    "SetupError",
+    "Standings",
+    "State",
+    "apply",
+    "as_given",
+    "check",
+    "format_action",
+    "from_json",
+    "legal_actions",
+    "load",
+    "parse",
+    "parse_any",
+    "perform",
+    "score",
+    "seed_hash",
+    "setup",
+    "to_json",
+    "view",
+]

@@ -1,0 +1,72 @@
+"""The state document (DESIGN.md) as one player or a spectator may see it: RULES.md
+section 11 decides what is left out — the supply order always, other players'
+secret cards until revealed, the seed until the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .mall import Mall
+from .scoring import Score, score
+from .state import PlayerState, State
+
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    """The state document for `seat` (None: a spectator). JSON-ready; carries no
+    `seq`, which belongs to the event log, not to the rules."""
+    standings = score(state)
+    content = state.content
+    return {
+        "game": "mall",
+        "content": content.name,
+        "status": "finished" if state.finished else "playing",
+        "round": state.round,
+        "turn": state.turn,
+        "bank": state.bank,
+        "supply": len(state.supply),
+        "dispenser": {name: list(state.dispenser[i]) for i, name in enumerate(content.columns)},
+        "commons": [{"id": c, "built_by": state.built_by.get(c)} for c in state.commons],
+        "end_triggered": state.end_triggered,
+        "seed_sha256": state.seed_sha256,
+        "seed": state.seed if state.finished else None,
+        "players": [_player(state, p, seat, standings.scores[p.seat - 1]) for p in state.players],
+        "final": standings.final,
+        "winners": list(standings.winners) if state.finished else None,
+    }
+
+
+def secret_visible(state: State, player: PlayerState, viewer: int | None) -> bool:
+    """A secret card is seen by its owner, and by everyone once the personal
+    attraction is built or the game has ended."""
+    return viewer == player.seat or player.statue_built or state.finished
+
+
+def _player(state: State, player: PlayerState, viewer: int | None, points: Score) -> dict[str, Any]:
+    return {
+        "seat": player.seat,
+        "name": player.name,
+        "money": player.money,
+        "secret": player.secret if secret_visible(state, player, viewer) else None,
+        "tiles": _tiles(player.mall),
+        "customers": [
+            {"id": c.id, "want": c.want, "on": c.on, "satisfied": c.satisfied}
+            for c in player.mall.customers
+        ],
+        "score": score_document(points),
+    }
+
+
+def _tiles(mall: Mall) -> list[dict[str, Any]]:
+    return [
+        {"id": t.id, "kind": t.kind, "cells": [list(cell) for cell in sorted(t.cells)]}
+        for t in mall.tiles
+    ]
+
+
+def score_document(points: Score) -> dict[str, int]:
+    return {
+        **points.balloons,
+        "attractions": points.attractions,
+        "docks": points.docks,
+        "total": points.total,
+    }

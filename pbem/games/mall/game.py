@@ -1,0 +1,77 @@
+"""The mall game behind the server's `Game` protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from . import bots, document, logfile, notation, render, rules
+from .actions import Action
+from .state import State, setup
+
+
+class MallGame:
+    name = "mall"
+    version = "1"
+    log_format = logfile.FORMAT
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
+        return setup(
+            players,
+            seed=options.get("seed"),
+            supply=options.get("supply"),
+            commons=options.get("commons"),
+            secrets=options.get("secrets"),
+        )
+
+    def parse(self, value: str | Mapping[str, Any]) -> Action:
+        return notation.parse_any(dict(value) if isinstance(value, Mapping) else value)
+
+    def check(self, state: State, action: Action, seat: int | None = None) -> Action:
+        return rules.check(state, action, seat)
+
+    def perform(self, state: State, action: Action) -> State:
+        return rules.perform(state, action)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def format(self, action: Action) -> str:
+        return notation.format_action(action)
+
+    def to_json(self, action: Action) -> dict[str, Any]:
+        return notation.to_json(action)
+
+    def to_move(self, state: State) -> int | None:
+        return state.turn
+
+    def round(self, state: State) -> int:
+        return state.round
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return document.view(state, seat)
+
+    def describe(self, state: State, seat: int | None) -> str:
+        return render.describe(state, seat)
+
+    def secrets(self, state: State, seat: int | None) -> set[str]:
+        hidden = set(state.supply)
+        if state.seed is not None and not state.finished:
+            hidden.add(state.seed)
+        hidden |= {
+            p.secret
+            for p in state.players
+            if not document.secret_visible(state, p, seat)
+            and all(
+                p.secret != q.secret
+                for q in state.players
+                if document.secret_visible(state, q, seat)
+            )
+        }
+        return hidden
+
+    def bot(self, name: str, seed: str | int | None = None) -> Callable[[State], Action]:
+        return bots.make_bot(name, seed)
+
+
+GAME = MallGame()

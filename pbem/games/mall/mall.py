@@ -1,0 +1,369 @@
+"""One player's mall: its tiles and customers, and everything the rules read off it —
+where an element may stand, which customers can reach a cell, clusters, lines and
+heights for attraction conditions and balloons (RULES.md sections 1, 6, 7, 8, 10).
+
+A mall is immutable; what is derived from it is computed once, on first use."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .content import AttractionSpec, Condition, Content, Shape
+
+Cell = tuple[int, int]
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+MAIN, DOCK, ATTRACTION = "main", "dock", "attraction"
+UNREACHABLE = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    id: str
+    kind: str  # main, dock, attraction, or an element category
+    cells: tuple[Cell, ...]
+    platforms: frozenset[Cell] = frozenset()  # attractions: the cells marked P
+    mirror: bool = False
+
+    @property
+    def is_element(self) -> bool:
+        return self.kind not in (MAIN, DOCK, ATTRACTION)
+
+    @property
+    def floor(self) -> int:
+        return self.cells[0][1]
+
+
+@dataclass(frozen=True, slots=True)
+class Customer:
+    id: str
+    want: str
+    on: str  # id of the tile it stands on
+    satisfied: bool = False
+
+
+@dataclass(frozen=True)
+class Mall:
+    content: Content = field(compare=False, repr=False)
+    tiles: tuple[Tile, ...]
+    customers: tuple[Customer, ...]
+
+    # -- building a new mall -------------------------------------------------------
+
+    @classmethod
+    def start(cls, content: Content, seat: int) -> Mall:
+        main_id = f"M{seat}"
+        main = Tile(main_id, MAIN, content.main_cells)
+        customers = tuple(
+            Customer(f"{main_id}.{spot}", want, main_id)
+            for spot, want in enumerate(content.main_wants, start=1)
+        )
+        return cls(content, (main,), customers)
+
+    def add(self, tile: Tile, arrivals: tuple[str, ...] = (), mover: str | None = None) -> Mall:
+        """This mall with `tile` placed, `arrivals` (wants) waiting on it, and the
+        customer `mover` satisfied on it."""
+        customers = self.customers
+        if mover is not None:
+            customers = tuple(
+                Customer(c.id, c.want, tile.id, True) if c.id == mover else c for c in customers
+            )
+        if arrivals:
+            customers += tuple(
+                Customer(f"{tile.id}.{spot}", want, tile.id)
+                for spot, want in enumerate(arrivals, start=1)
+            )
+        return Mall(self.content, self.tiles + (tile,), customers)
+
+    # -- the grid ------------------------------------------------------------------
+
+    @cached_property
+    def owner(self) -> dict[Cell, Tile]:
+        return {cell: tile for tile in self.tiles for cell in tile.cells}
+
+    @cached_property
+    def tile(self) -> dict[str, Tile]:
+        return {tile.id: tile for tile in self.tiles}
+
+    @cached_property
+    def customer(self) -> dict[str, Customer]:
+        return {c.id: c for c in self.customers}
+
+    @cached_property
+    def elements(self) -> dict[Cell, str]:
+        """Category of every cell that holds an element."""
+        return {t.cells[0]: t.kind for t in self.tiles if t.is_element}
+
+    @cached_property
+    def height(self) -> int:
+        return max(y for tile in self.tiles for _, y in tile.cells)
+
+    def supports(self, cell: Cell) -> bool:
+        """Whether an element may stand on `cell` (RULES.md 6.3)."""
+        tile = self.owner.get(cell)
+        if tile is None:
+            return False
+        if tile.kind == ATTRACTION:
+            return cell in tile.platforms
+        return True
+
+    @cached_property
+    def build_cells(self) -> tuple[Cell, ...]:
+        """Every cell where an element may be placed, by floor then column."""
+        cells = {
+            (x, y + 1)
+            for (x, y) in self.owner
+            if (x, y + 1) not in self.owner and y + 1 >= 2 and self.supports((x, y))
+        }
+        return tuple(sorted(cells, key=lambda c: (c[1], c[0])))
+
+    # -- customers and reach (RULES.md section 6) ------------------------------------
+
+    @cached_property
+    def waiting(self) -> tuple[Customer, ...]:
+        return tuple(c for c in self.customers if not c.satisfied)
+
+    @cached_property
+    def neighbours(self) -> dict[str, frozenset[str]]:
+        near: dict[str, set[str]] = {tile.id: set() for tile in self.tiles}
+        owner = self.owner
+        for (x, y), tile in owner.items():
+            for dx, dy in STEPS:
+                other = owner.get((x + dx, y + dy))
+                if other is not None and other is not tile:
+                    near[tile.id].add(other.id)
+        return {tile_id: frozenset(ids) for tile_id, ids in near.items()}
+
+    def walk_costs(self, start: str) -> dict[str, int]:
+        """Cheapest walk from tile `start` to every tile within the reach limit: each
+        tile entered counts 1, attraction tiles 0."""
+        cache = self._walks
+        if start in cache:
+            return cache[start]
+        limit = self.content.reach - 1  # the new store itself counts 1 more
+        costs = {start: 0}
+        queue = deque([start])
+        kinds = self.tile
+        while queue:
+            here = queue.popleft()
+            base = costs[here]
+            for there in self.neighbours[here]:
+                cost = base + (0 if kinds[there].kind == ATTRACTION else 1)
+                if cost <= limit and cost < costs.get(there, UNREACHABLE):
+                    costs[there] = cost
+                    if cost == base:
+                        queue.appendleft(there)
+                    else:
+                        queue.append(there)
+        cache[start] = costs
+        return costs
+
+    @cached_property
+    def _walks(self) -> dict[str, dict[str, int]]:
+        return {}
+
+    def walk_to(self, customer: Customer, cell: Cell) -> int:
+        """What the cheapest walk from the customer's tile onto a new store at `cell`
+        counts (UNREACHABLE when no walk exists)."""
+        costs = self.walk_costs(customer.on)
+        owner = self.owner
+        best = UNREACHABLE
+        x, y = cell
+        for dx, dy in STEPS:
+            tile = owner.get((x + dx, y + dy))
+            if tile is not None:
+                best = min(best, costs.get(tile.id, UNREACHABLE) + 1)
+        return best
+
+    def reachers(self, cell: Cell, want: str) -> tuple[str, ...]:
+        """Ids of the waiting customers wanting `want` that can reach a new store at
+        `cell`, sorted."""
+        key = (cell, want)
+        cache = self._reachers
+        if key not in cache:
+            limit = self.content.reach
+            cache[key] = tuple(
+                sorted(
+                    c.id for c in self.waiting if c.want == want and self.walk_to(c, cell) <= limit
+                )
+            )
+        return cache[key]
+
+    @cached_property
+    def _reachers(self) -> dict[tuple[Cell, str], tuple[str, ...]]:
+        return {}
+
+    # -- counts, lines and clusters (RULES.md sections 7 and 10) ---------------------
+
+    @cached_property
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(self.content.categories, 0)
+        for category in self.elements.values():
+            counts[category] += 1
+        return counts
+
+    @cached_property
+    def satisfied(self) -> tuple[Customer, ...]:
+        return tuple(c for c in self.customers if c.satisfied)
+
+    def satisfied_wanting(self, want: str) -> int:
+        return sum(1 for c in self.satisfied if c.want == want)
+
+    @cached_property
+    def clusters(self) -> dict[str, list[frozenset[Cell]]]:
+        """Connected groups of same-category elements, per category."""
+        elements = self.elements
+        found: dict[str, list[frozenset[Cell]]] = {c: [] for c in self.content.categories}
+        seen: set[Cell] = set()
+        for start, category in elements.items():
+            if start in seen:
+                continue
+            group = {start}
+            stack = [start]
+            while stack:
+                x, y = stack.pop()
+                for dx, dy in STEPS:
+                    cell = (x + dx, y + dy)
+                    if cell not in group and elements.get(cell) == category:
+                        group.add(cell)
+                        stack.append(cell)
+            seen |= group
+            found[category].append(frozenset(group))
+        return found
+
+    def largest_cluster(self, category: str) -> tuple[int, int]:
+        """(size of the largest cluster of `category`, most satisfied customers standing
+        in a cluster of that size); (0, 0) without such an element."""
+        groups = self.clusters[category]
+        if not groups:
+            return (0, 0)
+        size = max(len(g) for g in groups)
+        occupied = {c.on for c in self.satisfied}  # a store holds at most one customer
+        best = max(
+            sum(1 for cell in g if self.owner[cell].id in occupied)
+            for g in groups
+            if len(g) == size
+        )
+        return (size, best)
+
+    def line(self, category: str, direction: str) -> int:
+        """Longest run of consecutive cells of one column (vertical) or one floor
+        (horizontal) holding elements of `category`."""
+        dx, dy = (0, 1) if direction == "vertical" else (1, 0)
+        cells = {cell for cell, kind in self.elements.items() if kind == category}
+        longest = 0
+        for x, y in cells:
+            if (x - dx, y - dy) in cells:
+                continue  # not the start of a run
+            run = 1
+            while (x + dx * run, y + dy * run) in cells:
+                run += 1
+            longest = max(longest, run)
+        return longest
+
+    def distinct_row(self, n: int) -> bool:
+        """n elements on n consecutive cells of one floor, one of each category."""
+        elements = self.elements
+        wanted = set(self.content.categories)
+        for x, y in elements:
+            kinds = {elements.get((x + i, y)) for i in range(n)}
+            if None not in kinds and kinds == wanted and len(kinds) == n:
+                return True
+        return False
+
+    def meets(self, condition: Condition) -> bool:
+        """Whether the mall, as it stands, satisfies an attraction condition."""
+        cache = self._conditions
+        if condition not in cache:
+            cache[condition] = self._meets(condition)
+        return cache[condition]
+
+    @cached_property
+    def _conditions(self) -> dict[Condition, bool]:
+        return {}
+
+    def _meets(self, c: Condition) -> bool:
+        if c.type == "line":
+            return self.line(c.category, c.direction) >= c.n
+        if c.type == "cluster":
+            return self.largest_cluster(c.category)[0] >= c.n
+        if c.type == "height":
+            return self.height >= c.n
+        if c.type == "satisfied":
+            return len(self.satisfied) >= c.n
+        if c.type == "satisfied_each":
+            return all(self.satisfied_wanting(w) >= c.n for w in self.content.stores)
+        if c.type == "row_distinct":
+            return self.distinct_row(c.n)
+        if c.type == "count":
+            return self.counts[c.category] >= c.n
+        if c.type == "count_each":
+            return all(n >= c.n for n in self.counts.values())
+        raise ValueError(f"unknown condition type {c.type!r}")
+
+    # -- attractions and bays (RULES.md sections 7 and 8) ----------------------------
+
+    def footprint(self, shape: Shape, x: int, y: int) -> list[tuple[Cell, str]]:
+        return [((x + c, y + r), kind) for c, r, kind in shape.cells]
+
+    def placement_problem(self, shape: Shape, x: int, y: int) -> str | None:
+        """Why `shape` cannot stand with its bounding box's bottom-left at (x, y), or
+        None when it can."""
+        for (cx, cy), _ in self.footprint(shape, x, y):
+            if cy < 1:
+                return f"({cx},{cy}) would be below floor 1"
+            taken = self.owner.get((cx, cy))
+            if taken is not None:
+                return f"({cx},{cy}) is taken by {taken.id}"
+        for (cx, cy), kind in self.footprint(shape, x, y):
+            if kind == "B" and (cx, cy - 1) not in self.owner:
+                return f"the base plate at ({cx},{cy}) needs a tile of your mall directly below it"
+        return None
+
+    def placements(self, spec: AttractionSpec) -> tuple[tuple[int, int, bool], ...]:
+        """Every (y, x, mirror) where the attraction may stand, in list order; mirrored
+        placements only when the mirrored shape differs."""
+        cache = self._placements
+        if spec.id in cache:
+            return cache[spec.id]
+        shapes = [(spec.shape, False)]
+        if not spec.symmetric:
+            shapes.append((spec.mirror_shape, True))
+        found = set()
+        for shape, mirror in shapes:
+            bc, br, _ = next(cell for cell in shape.cells if cell[2] == "B")
+            for ox, oy in self.owner:
+                x, y = ox - bc, oy + 1 - br
+                if self.placement_problem(shape, x, y) is None:
+                    found.add((y, x, mirror))
+        cache[spec.id] = tuple(sorted(found))
+        return cache[spec.id]
+
+    @cached_property
+    def _placements(self) -> dict[str, tuple[tuple[int, int, bool], ...]]:
+        return {}
+
+    @cached_property
+    def bays(self) -> tuple[Tile, ...]:
+        return tuple(t for t in self.tiles if t.kind == DOCK)
+
+    def bay_problem(self, x: int) -> str | None:
+        """Why a docking bay cannot stand on (x,1) and (x+1,1), or None when it can."""
+        cells = ((x, 1), (x + 1, 1))
+        for cell in cells:
+            taken = self.owner.get(cell)
+            if taken is not None:
+                return f"({cell[0]},{cell[1]}) is taken by {taken.id}"
+        anchors = {t.id for t in self.tiles if t.kind in (MAIN, DOCK)}
+        for cx, cy in cells:
+            for dx, dy in STEPS:
+                other = self.owner.get((cx + dx, cy + dy))
+                if other is not None and other.id in anchors:
+                    return None
+        return "a bay must touch your Main Entrance or your other bay"
+
+    @cached_property
+    def bay_positions(self) -> tuple[int, ...]:
+        xs = [x for t in self.tiles if t.kind in (MAIN, DOCK) for x, _ in t.cells]
+        return tuple(x for x in range(min(xs) - 2, max(xs) + 2) if self.bay_problem(x) is None)

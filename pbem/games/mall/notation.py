@@ -1,0 +1,200 @@
+"""The action notation of RULES.md section 5: `parse` reads text (any case, any white
+space), `format_action` writes the canonical text, and the JSON form both ways."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .actions import Action, Build, BuildAttraction, Dock, Money, NotationError, Pass
+
+GRAMMAR = (
+    "write one of: money L | money R | build L2 at 1,3 | build L2 at 1,3 for M1.2 | "
+    "attraction haunted-hotel at -1,2 [mirror] | dock GD2 at 2 | pass"
+)
+
+_NUM = r"(-?\s*\d+)"
+_PATTERNS = {
+    "money": re.compile(r"\s*money\s*([a-z])\s*", re.I),
+    "build": re.compile(
+        rf"\s*build\s*([a-z]\s*\d+)\s*at\s*{_NUM}\s*,\s*{_NUM}"
+        r"(?:\s*for\s*([a-z]+\s*\d+\s*\.\s*\d+))?\s*",
+        re.I,
+    ),
+    "attraction": re.compile(
+        rf"\s*attraction\s*([a-z][a-z0-9-]*?)\s*at\s*{_NUM}\s*,\s*{_NUM}\s*(mirror)?\s*", re.I
+    ),
+    "dock": re.compile(rf"\s*dock\s*([a-z]+\s*\d+)\s*at\s*{_NUM}\s*", re.I),
+    "pass": re.compile(r"\s*pass\s*", re.I),
+}
+_ID = re.compile(r"([A-Z]+)(\d+)")
+_PADDED = {"Y", "B", "G", "R"}  # element tiles are numbered 01..24
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text).upper()
+
+
+def _tile_id(text: str) -> str:
+    """Canonical tile id: upper case, element numbers in two digits (r1 -> R01)."""
+    text = _squash(text)
+    match = _ID.fullmatch(text)
+    if not match:
+        return text
+    letters, number = match[1], int(match[2])
+    return f"{letters}{number:02d}" if letters in _PADDED else f"{letters}{number}"
+
+
+def _customer_id(text: str) -> str:
+    tile, _, spot = _squash(text).partition(".")
+    return f"{_tile_id(tile)}.{int(spot)}"
+
+
+def _slot(text: str) -> str:
+    text = _squash(text)
+    return f"{text[0]}{int(text[1:])}"
+
+
+def _int(text: str) -> int:
+    return int(_squash(text))
+
+
+def parse(text: str) -> Action:
+    """The action a notation string names; raises NotationError if it names none."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is text or a JSON object, not {type(text).__name__}", "5")
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            return from_json(json.loads(stripped))
+        except json.JSONDecodeError as error:
+            raise NotationError(f"cannot read the JSON action: {error.msg}", "5") from None
+    for kind, pattern in _PATTERNS.items():
+        match = pattern.fullmatch(text)
+        if match:
+            return _from_match(kind, match)
+    shown = stripped if len(stripped) <= 60 else stripped[:57] + "..."
+    raise NotationError(f'cannot read "{shown}": {GRAMMAR}', "5")
+
+
+def _from_match(kind: str, m: re.Match[str]) -> Action:
+    if kind == "money":
+        return Money(m[1].upper())
+    if kind == "build":
+        customer = _customer_id(m[4]) if m[4] else None
+        return Build(_slot(m[1]), _int(m[2]), _int(m[3]), customer)
+    if kind == "attraction":
+        return BuildAttraction(m[1].lower(), _int(m[2]), _int(m[3]), bool(m[4]))
+    if kind == "dock":
+        return Dock(_tile_id(m[1]), _int(m[2]))
+    return Pass()
+
+
+def format_action(action: Action) -> str:
+    """The notation of an action; canonical when the action is (see rules.check)."""
+    if isinstance(action, Money):
+        return f"money {action.column}"
+    if isinstance(action, Build):
+        text = f"build {action.slot} at {action.x},{action.y}"
+        return f"{text} for {action.customer}" if action.customer else text
+    if isinstance(action, BuildAttraction):
+        text = f"attraction {action.id} at {action.x},{action.y}"
+        return f"{text} mirror" if action.mirror else text
+    if isinstance(action, Dock):
+        return f"dock {action.id} at {action.x}"
+    return "pass"
+
+
+def to_json(action: Action) -> dict[str, Any]:
+    """The JSON form; `customer` and `mirror` appear exactly when the text has them."""
+    if isinstance(action, Money):
+        return {"type": "money", "column": action.column}
+    if isinstance(action, Build):
+        doc: dict[str, Any] = {"type": "build", "slot": action.slot, "x": action.x, "y": action.y}
+        if action.customer:
+            doc["customer"] = action.customer
+        return doc
+    if isinstance(action, BuildAttraction):
+        doc = {"type": "attraction", "id": action.id, "x": action.x, "y": action.y}
+        if action.mirror:
+            doc["mirror"] = True
+        return doc
+    if isinstance(action, Dock):
+        return {"type": "dock", "id": action.id, "x": action.x}
+    return {"type": "pass"}
+
+
+_FIELDS = {
+    "money": ({"column"}, set()),
+    "build": ({"slot", "x", "y"}, {"customer"}),
+    "attraction": ({"id", "x", "y"}, {"mirror"}),
+    "dock": ({"id", "x"}, set()),
+    "pass": (set(), set()),
+}
+
+
+def from_json(doc: Any) -> Action:
+    """The action a JSON form names; raises NotationError if it names none."""
+    if not isinstance(doc, dict):
+        raise NotationError('a JSON action is an object with a "type"', "5")
+    kind = doc.get("type")
+    if kind not in _FIELDS:
+        raise NotationError(f"unknown action type {kind!r}: types are {', '.join(_FIELDS)}", "5")
+    required, optional = _FIELDS[kind]
+    missing = sorted(required - doc.keys())
+    if missing:
+        raise NotationError(f"a {kind} action needs {', '.join(missing)}", "5")
+    unknown = sorted(doc.keys() - required - optional - {"type"})
+    if unknown:
+        raise NotationError(f"a {kind} action has no field {', '.join(unknown)}", "5")
+    if kind == "money":
+        return Money(_text(doc, "column").upper())
+    if kind == "build":
+        customer = doc.get("customer")
+        if customer is not None:
+            customer = _customer_id(_text(doc, "customer"))
+        return Build(_slot_text(doc), _number(doc, "x"), _number(doc, "y"), customer)
+    if kind == "attraction":
+        mirror = doc.get("mirror", False)
+        if not isinstance(mirror, bool):
+            raise NotationError("mirror is true or false", "5")
+        return BuildAttraction(
+            _text(doc, "id").lower(), _number(doc, "x"), _number(doc, "y"), mirror
+        )
+    if kind == "dock":
+        return Dock(_tile_id(_text(doc, "id")), _number(doc, "x"))
+    return Pass()
+
+
+def _text(doc: dict[str, Any], key: str) -> str:
+    value = doc[key]
+    if not isinstance(value, str) or not value.strip():
+        raise NotationError(f"{key} must be a non-empty string", "5")
+    return value.strip()
+
+
+def _slot_text(doc: dict[str, Any]) -> str:
+    value = _squash(_text(doc, "slot"))
+    if not re.fullmatch(r"[A-Z]\d+", value):
+        raise NotationError(f"slot {doc['slot']!r} is not a slot such as L2", "5")
+    return _slot(value)
+
+
+def _number(doc: dict[str, Any], key: str) -> int:
+    value = doc[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NotationError(f"{key} must be an integer", "5")
+    return value
+
+
+def parse_any(value: str | dict[str, Any]) -> Action:
+    """An action from its notation or its JSON form (a dict, or JSON text)."""
+    return from_json(value) if isinstance(value, dict) else parse(value)
+
+
+def as_given(value: Any) -> str:
+    """An action as a person gave it, for messages: text as is, JSON compactly."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
