@@ -18,6 +18,10 @@ MAIN, DOCK, ATTRACTION = "main", "dock", "attraction"
 UNREACHABLE = 1 << 30
 
 
+def _floor_first(cell: Cell) -> tuple[int, int]:
+    return (cell[1], cell[0])
+
+
 @dataclass(frozen=True, slots=True)
 class Tile:
     id: str
@@ -74,7 +78,44 @@ class Mall:
                 Customer(f"{tile.id}.{spot}", want, tile.id)
                 for spot, want in enumerate(arrivals, start=1)
             )
-        return Mall(self.content, self.tiles + (tile,), customers)
+        mall = Mall(self.content, self.tiles + (tile,), customers)
+        mall._inherit(self, tile)
+        return mall
+
+    def _inherit(self, parent: Mall, tile: Tile) -> None:
+        """Seed this mall's grid caches from its parent's, where the parent has them:
+        one new tile changes them only around itself. Pure speed; a test checks the
+        result against a mall that computes everything afresh."""
+        known, mine = parent.__dict__, self.__dict__
+        if "tile" in known:
+            mine["tile"] = {**known["tile"], tile.id: tile}
+        if "height" in known:
+            mine["height"] = max(known["height"], max(y for _, y in tile.cells))
+        if "elements" in known:
+            elements = known["elements"]
+            if tile.is_element:
+                elements = {**elements, tile.cells[0]: tile.kind}
+            mine["elements"] = elements
+        if "owner" not in known:
+            return
+        owner = mine["owner"] = {**known["owner"], **dict.fromkeys(tile.cells, tile)}
+        if "build_cells" in known:
+            cells = set(known["build_cells"]).difference(tile.cells)
+            below = tile.platforms if tile.kind == ATTRACTION else tile.cells
+            cells.update((x, y + 1) for x, y in below if (x, y + 1) not in owner and y >= 1)
+            mine["build_cells"] = tuple(sorted(cells, key=_floor_first))
+        if "neighbours" in known:
+            near = dict(known["neighbours"])
+            touching = {
+                other.id
+                for x, y in tile.cells
+                for dx, dy in STEPS
+                if (other := owner.get((x + dx, y + dy))) is not None and other is not tile
+            }
+            for other in touching:
+                near[other] = near[other] | {tile.id}
+            near[tile.id] = frozenset(touching)
+            mine["neighbours"] = near
 
     # -- the grid ------------------------------------------------------------------
 
@@ -116,7 +157,7 @@ class Mall:
             for (x, y) in self.owner
             if (x, y + 1) not in self.owner and y + 1 >= 2 and self.supports((x, y))
         }
-        return tuple(sorted(cells, key=lambda c: (c[1], c[0])))
+        return tuple(sorted(cells, key=_floor_first))
 
     # -- customers and reach (RULES.md section 6) ------------------------------------
 
@@ -163,35 +204,45 @@ class Mall:
     def _walks(self) -> dict[str, dict[str, int]]:
         return {}
 
-    def walk_to(self, customer: Customer, cell: Cell) -> int:
-        """What the cheapest walk from the customer's tile onto a new store at `cell`
-        counts (UNREACHABLE when no walk exists)."""
-        costs = self.walk_costs(customer.on)
-        owner = self.owner
-        best = UNREACHABLE
-        x, y = cell
-        for dx, dy in STEPS:
-            tile = owner.get((x + dx, y + dy))
-            if tile is not None:
-                best = min(best, costs.get(tile.id, UNREACHABLE) + 1)
-        return best
+    def reach_cells(self, start: str) -> frozenset[Cell]:
+        """Cells where a new store would be within reach of a customer waiting on
+        tile `start` (occupied cells included; callers ask only about empty ones)."""
+        cache = self._reach_cells
+        if start not in cache:
+            limit = self.content.reach - 1  # entering the new store counts 1
+            cells = set()
+            for tile_id, cost in self.walk_costs(start).items():
+                if cost <= limit:
+                    for x, y in self.tile[tile_id].cells:
+                        cells.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+            cache[start] = frozenset(cells)
+        return cache[start]
+
+    @cached_property
+    def _reach_cells(self) -> dict[str, frozenset[Cell]]:
+        return {}
 
     def reachers(self, cell: Cell, want: str) -> tuple[str, ...]:
         """Ids of the waiting customers wanting `want` that can reach a new store at
         `cell`, sorted."""
-        key = (cell, want)
-        cache = self._reachers
-        if key not in cache:
-            limit = self.content.reach
-            cache[key] = tuple(
-                sorted(
-                    c.id for c in self.waiting if c.want == want and self.walk_to(c, cell) <= limit
-                )
+        return tuple(
+            sorted(c.id for c in self.waiting if c.want == want and cell in self.reach_cells(c.on))
+        )
+
+    def build_targets(self, want: str | None) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+        """(x, y, customers that could move there) for every cell where an element may
+        be placed, in list order; `want` None (an entrance) moves no one."""
+        cache = self._targets
+        if want not in cache:
+            wanting = sorted((c.id, self.reach_cells(c.on)) for c in self.waiting if c.want == want)
+            cache[want] = tuple(
+                (x, y, tuple(cid for cid, cells in wanting if (x, y) in cells))
+                for x, y in self.build_cells
             )
-        return cache[key]
+        return cache[want]
 
     @cached_property
-    def _reachers(self) -> dict[tuple[Cell, str], tuple[str, ...]]:
+    def _targets(self) -> dict[str | None, tuple[tuple[int, int, tuple[str, ...]], ...]]:
         return {}
 
     # -- counts, lines and clusters (RULES.md sections 7 and 10) ---------------------
@@ -284,6 +335,8 @@ class Mall:
         return {}
 
     def _meets(self, c: Condition) -> bool:
+        if c.category is not None and self.counts[c.category] < c.n:
+            return False  # every condition on a category needs n elements of it
         if c.type == "line":
             return self.line(c.category, c.direction) >= c.n
         if c.type == "cluster":
@@ -347,6 +400,10 @@ class Mall:
     @cached_property
     def bays(self) -> tuple[Tile, ...]:
         return tuple(t for t in self.tiles if t.kind == DOCK)
+
+    @cached_property
+    def attraction_ids(self) -> tuple[str, ...]:
+        return tuple(t.id for t in self.tiles if t.kind == ATTRACTION)
 
     def bay_problem(self, x: int) -> str | None:
         """Why a docking bay cannot stand on (x,1) and (x+1,1), or None when it can."""

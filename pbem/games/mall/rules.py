@@ -4,6 +4,7 @@ and the state an action leads to."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from .actions import Action, Build, BuildAttraction, Dock, IllegalAction, Money, Pass
 from .content import AttractionSpec, Condition
@@ -24,7 +25,6 @@ def legal_actions(state: State) -> list[Action]:
     actions: list[Action] = [
         Money(name) for i, name in enumerate(content.columns) if state.dispenser[i][0]
     ]
-    entrance = content.categories[-1]
     for i, name in enumerate(content.columns):
         for row in range(1, content.rows + 1):
             tile = state.dispenser[i][row - 1]
@@ -32,19 +32,20 @@ def legal_actions(state: State) -> list[Action]:
                 continue
             slot = f"{name}{row}"
             category = content.elements[tile].category
-            for x_y in mall.build_cells:
-                x, y = x_y
-                choices = () if category == entrance else mall.reachers(x_y, category)
+            want = category if category in content.stores else None
+            for x, y, choices in mall.build_targets(want):
                 if len(choices) > 1:
                     actions.extend(Build(slot, x, y, c) for c in choices)
                 else:
                     actions.append(Build(slot, x, y))
     for spec in content.attractions.values():
-        if _attraction_problem(state, player, spec) is None:
+        if _attraction_open(state, player, spec):
             actions.extend(BuildAttraction(spec.id, x, y, m) for y, x, m in mall.placements(spec))
-    for bay in content.bays.values():
-        if _bay_problem(state, player, bay.id) is None:
-            actions.extend(Dock(bay.id, x) for x in mall.bay_positions)
+    open_types = _bay_types_open(state, player)
+    if open_types:
+        for bay in content.bays.values():
+            if bay.type in open_types and bay.id not in state.bay_owner:
+                actions.extend(Dock(bay.id, x) for x in mall.bay_positions)
     return actions or [Pass()]
 
 
@@ -165,22 +166,30 @@ def _condition(state: State, player: PlayerState, spec: AttractionSpec) -> Condi
     return state.content.cards[player.secret] if spec.personal else spec.condition
 
 
+def _attraction_open(state: State, player: PlayerState, spec: AttractionSpec) -> bool:
+    """Whether the player may build this attraction now, somewhere."""
+    if spec.personal:
+        return not player.statue_built and player.mall.meets(_condition(state, player, spec))
+    return (
+        spec.id in state.commons
+        and spec.id not in state.built_by
+        and player.mall.meets(spec.condition)
+    )
+
+
 def _attraction_problem(state: State, player: PlayerState, spec: AttractionSpec) -> str | None:
     """Why the player cannot build this attraction anywhere now, or None."""
-    if spec.personal:
-        if player.statue_built:
-            return f"you have already built your {spec.id}"
-    else:
-        if spec.id not in state.commons:
-            return f"{spec.id} is not in play in this game"
-        builder = state.built_by.get(spec.id)
-        if builder is not None:
-            return f"{spec.id} was already built by seat {builder}"
+    if _attraction_open(state, player, spec):
+        return None
+    if spec.personal and player.statue_built:
+        return f"you have already built your {spec.id}"
+    if not spec.personal and spec.id not in state.commons:
+        return f"{spec.id} is not in play in this game"
+    if not spec.personal and spec.id in state.built_by:
+        return f"{spec.id} was already built by seat {state.built_by[spec.id]}"
+    card = f" (your card {player.secret})" if spec.personal else ""
     condition = _condition(state, player, spec)
-    if not player.mall.meets(condition):
-        card = f" (your card {player.secret})" if spec.personal else ""
-        return f"{spec.id} needs {condition.describe()} in your mall{card}"
-    return None
+    return f"{spec.id} needs {condition.describe()} in your mall{card}"
 
 
 def _check_attraction(state: State, player: PlayerState, action: BuildAttraction) -> Action:
@@ -198,25 +207,37 @@ def _check_attraction(state: State, player: PlayerState, action: BuildAttraction
     return action if mirror == action.mirror else replace(action, mirror=False)
 
 
+def _bay_types_open(state: State, player: PlayerState) -> set[str]:
+    """The bay types (grey, brown) the player may build now: none of that type yet,
+    and enough elements of each category."""
+    content = state.content
+    fewest = min(player.mall.counts.values())
+    owned = {content.bays[t.id].type for t in player.mall.bays}
+    return {
+        kind
+        for kind, need in content.bay_requirements.items()
+        if kind not in owned and fewest >= need
+    }
+
+
 def _bay_problem(state: State, player: PlayerState, bay_id: str) -> str | None:
     """Why the player cannot build this bay anywhere now, or None."""
-    content = state.content
-    bay = content.bays[bay_id]
+    bay = state.content.bays[bay_id]
     owner = state.bay_owner.get(bay_id)
     if owner is not None:
         return f"{bay_id} was already built by seat {owner}"
+    if bay.type in _bay_types_open(state, player):
+        return None
     for own in player.mall.bays:
-        if content.bays[own.id].type == bay.type:
+        if state.content.bays[own.id].type == bay.type:
             return f"you already have a {bay.type} bay ({own.id})"
-    need = content.bay_requirements[bay.type]
+    need = state.content.bay_requirements[bay.type]
     counts = player.mall.counts
-    short = [f"{counts[c]} {c}" for c in content.categories if counts[c] < need]
-    if short:
-        return (
-            f"a {bay.type} bay needs at least {need} element{'s' if need > 1 else ''} "
-            f"of each category; you have {', '.join(short)}"
-        )
-    return None
+    short = ", ".join(f"{n} {c}" for c, n in counts.items() if n < need)
+    plural = "s" if need > 1 else ""
+    return (
+        f"a {bay.type} bay needs at least {need} element{plural} of each category; you have {short}"
+    )
 
 
 def _check_dock(state: State, player: PlayerState, action: Dock) -> Action:
@@ -232,24 +253,28 @@ def _check_dock(state: State, player: PlayerState, action: Dock) -> Action:
 
 # -- performing a checked action ------------------------------------------------------
 
-Outcome = tuple[State, PlayerState, bool]  # new state, the mover, whether the end triggered
+# What an action changes: the new values of some State fields, the mover, and
+# whether an end trigger happened.
+Outcome = tuple[dict[str, Any], PlayerState, bool]
 
 
 def perform(state: State, action: Action) -> State:
     """The state after a legal, canonical action (see `check`) by the player to move."""
     seat = state.turn
     player = state.player(seat)
+    changes: dict[str, Any] = {}
     triggered = False
     if isinstance(action, Money):
-        state, player, triggered = _take_money(state, player, action)
+        changes, player, triggered = _take_money(state, player, action)
     elif isinstance(action, Build):
-        state, player, triggered = _build(state, player, action)
+        changes, player, triggered = _build(state, player, action)
     elif isinstance(action, BuildAttraction):
-        state, player, triggered = _build_attraction(state, player, action)
+        changes, player, triggered = _build_attraction(state, player, action)
     elif isinstance(action, Dock):
-        state, player, triggered = _dock(state, player, action)
-    players = state.players[: seat - 1] + (player,) + state.players[seat:]
-    return _next_turn(replace(state, players=players), seat, triggered)
+        changes, player, triggered = _dock(state, player, action)
+    changes["players"] = state.players[: seat - 1] + (player,) + state.players[seat:]
+    changes.update(_next_turn(state, seat, triggered))
+    return replace(state, **changes)
 
 
 def _take_money(state: State, player: PlayerState, action: Money) -> Outcome:
@@ -260,14 +285,13 @@ def _take_money(state: State, player: PlayerState, action: Money) -> Outcome:
     k = sum(1 for t in cells[1:] if t is not None and content.elements[t].category == category)
     bonus = min(k, state.bank)
     tile, dispenser, supply, last = take(state.dispenser, state.supply, column, 1)
-    state = replace(
-        state,
-        dispenser=dispenser,
-        supply=supply,
-        bank=state.bank - bonus,
-        notes=state.notes + (tile,),
-    )
-    return state, replace(player, money=player.money + 1 + bonus), last
+    changes = {
+        "dispenser": dispenser,
+        "supply": supply,
+        "bank": state.bank - bonus,
+        "notes": state.notes + (tile,),
+    }
+    return changes, replace(player, money=player.money + 1 + bonus), last
 
 
 def _build(state: State, player: PlayerState, action: Build) -> Outcome:
@@ -284,8 +308,8 @@ def _build(state: State, player: PlayerState, action: Build) -> Outcome:
         mall = mall.add(tile, mover=mover)
     else:
         mall = mall.add(tile, arrivals=spec.wants)
-    state = replace(state, dispenser=dispenser, supply=supply, bank=state.bank + cost)
-    return state, replace(player, money=player.money - cost, mall=mall), last
+    changes = {"dispenser": dispenser, "supply": supply, "bank": state.bank + cost}
+    return changes, replace(player, money=player.money - cost, mall=mall), last
 
 
 def _build_attraction(state: State, player: PlayerState, action: BuildAttraction) -> Outcome:
@@ -299,7 +323,7 @@ def _build_attraction(state: State, player: PlayerState, action: BuildAttraction
     if not spec.personal:
         built = set(state.built_by) | {spec.id}
         triggered = all(c in built for c in state.commons)  # end trigger B
-    return state, player, triggered
+    return {}, player, triggered
 
 
 def _dock(state: State, player: PlayerState, action: Dock) -> Outcome:
@@ -307,20 +331,19 @@ def _dock(state: State, player: PlayerState, action: Dock) -> Outcome:
     tile = Tile(bay.id, DOCK, ((action.x, 1), (action.x + 1, 1)))
     notes = min(bay.notes, state.bank)
     player = replace(player, money=player.money + notes, mall=player.mall.add(tile, bay.customers))
-    return replace(state, bank=state.bank - notes), player, False
+    return {"bank": state.bank - notes}, player, False
 
 
-def _next_turn(state: State, seat: int, triggered: bool) -> State:
+def _next_turn(state: State, seat: int, triggered: bool) -> dict[str, Any]:
     """Pass the turn on; after the last seat's turn in a round that saw an end
     trigger, the game is over (RULES.md section 9)."""
     end = state.end_triggered or triggered
     last_seat = len(state.players)
     if end and seat == last_seat:
-        return replace(state, end_triggered=True, turn=None)
+        return {"end_triggered": True, "turn": None}
     following = seat % last_seat + 1
-    return replace(
-        state,
-        end_triggered=end,
-        turn=following,
-        round=state.round + (1 if following == 1 else 0),
-    )
+    return {
+        "end_triggered": end,
+        "turn": following,
+        "round": state.round + (1 if following == 1 else 0),
+    }

@@ -12,7 +12,7 @@ from functools import cached_property
 from ..base import SetupError
 from .content import Content, load
 from .dispenser import Dispenser, fill
-from .mall import ATTRACTION, DOCK, Mall
+from .mall import Mall
 
 RNG = "py-random-v1"
 
@@ -57,15 +57,15 @@ class State:
     def built_by(self) -> dict[str, int]:
         """Seat that built each common attraction built so far."""
         return {
-            tile.id: p.seat
+            tile_id: p.seat
             for p in self.players
-            for tile in p.mall.tiles
-            if tile.kind == ATTRACTION and tile.id in self.commons
+            for tile_id in p.mall.attraction_ids
+            if tile_id in self.commons
         }
 
     @cached_property
     def bay_owner(self) -> dict[str, int]:
-        return {tile.id: p.seat for p in self.players for tile in p.mall.tiles if tile.kind == DOCK}
+        return {t.id: p.seat for p in self.players for t in p.mall.bays}
 
     def slot_tile(self, column: int, row: int) -> str | None:
         return self.dispenser[column][row - 1]

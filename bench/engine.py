@@ -1,0 +1,78 @@
+"""Benchmark of the rules engine: legal actions + apply over full 4-player greedy
+games, fold-only replays, and the latency of legal_actions on mid-game states.
+
+    python bench/engine.py [--games N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from pbem.games.mall import apply, legal_actions, setup
+from pbem.games.mall.simulation import play
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--seed", default="bench")
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    games = [play(f"{args.seed}/{i}", ["greedy"] * 4) for i in range(args.games)]
+    elapsed = time.perf_counter() - started
+    print(f"{args.games} four-player greedy games recorded in {elapsed:.1f} s")
+    names = [p.name for p in games[0].state.players]
+
+    # (1) legal_actions + apply at every step of every game
+    steps = 0
+    per_game = []
+    for game in games:
+        t0 = time.perf_counter()
+        state = setup(names, seed=game.seed)
+        for _, action in game.actions:
+            legal_actions(state)
+            state = apply(state, action)
+        per_game.append(time.perf_counter() - t0)
+        steps += len(game.actions)
+    total = sum(per_game)
+    print("\nlegal_actions + apply at every step, full 4-player games")
+    print(f"  actions per second     {steps / total:,.0f}")
+    print(f"  ms per full game       {1000 * statistics.fmean(per_game):.1f}  (aim: well under 20)")
+    print(f"  actions per game       {steps / len(games):.1f}")
+
+    # (2) fold only: replay each game through apply, no legal-action generation
+    t0 = time.perf_counter()
+    for game in games:
+        state = setup(names, seed=game.seed)
+        for _, action in game.actions:
+            state = apply(state, action)
+    folded = time.perf_counter() - t0
+    print("\nfold only (setup + apply of every action)")
+    print(f"  full-game replays per second  {len(games) / folded:,.0f}")
+
+    # (3) legal_actions on fresh mid-game states (nothing cached yet)
+    latencies = []
+    for game in games:
+        middle = len(game.actions) // 2
+        for offset in range(-4, 4):
+            state = setup(names, seed=game.seed)
+            for _, action in game.actions[: middle + offset]:
+                state = apply(state, action)
+            t0 = time.perf_counter()
+            legal_actions(state)
+            latencies.append(time.perf_counter() - t0)
+    print(f"\nlegal_actions on {len(latencies)} mid-game 4-player states, cold caches")
+    print(f"  p50  {1e6 * percentile(latencies, 50):,.0f} µs")
+    print(f"  p99  {1e6 * percentile(latencies, 99):,.0f} µs")
+
+
+if __name__ == "__main__":
+    main()

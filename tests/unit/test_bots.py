@@ -1,0 +1,42 @@
+"""The bots: both only ever play legal actions, greedy satisfies customers when it can,
+and greedy beats random in at least 60% of 200 two-player games (seats alternating)."""
+
+from __future__ import annotations
+
+from pbem.games.mall import Build, apply, legal_actions, setup
+from pbem.games.mall.bots import make_bot
+from pbem.games.mall.simulation import play
+
+
+def test_bots_choose_only_legal_actions():
+    state = setup(["A", "B", "C"], seed="bots-legal")
+    bots = {1: make_bot("greedy", 1), 2: make_bot("random", 2), 3: make_bot("greedy", 3)}
+    for _ in range(30):
+        action = bots[state.turn](state)
+        assert action in legal_actions(state)
+        state = apply(state, action)
+
+
+def test_greedy_builds_a_store_that_satisfies_a_customer_when_one_is_free():
+    state = setup(
+        ["A", "B"],
+        supply=["R01", "R02", "R05", "R06", "Y01", "B01", "G01", "R09", "R10"],
+        commons=[],
+        secrets={"1": "O1", "2": "O2"},
+    )
+    action = make_bot("greedy", 0)(state)
+    assert isinstance(action, Build) and action.slot == "R1"  # the free store, Y01
+    after = apply(state, action)
+    assert [c.id for c in after.player(1).mall.satisfied] == ["M1.1"]
+
+
+def test_greedy_beats_random_in_at_least_60_percent_of_200_two_player_games():
+    wins = 0
+    for number in range(200):
+        greedy_seat = 1 + number % 2
+        bots = ["greedy", "random"] if greedy_seat == 1 else ["random", "greedy"]
+        game = play(f"greedy-vs-random/{number}", bots)
+        if game.standings.winners == (greedy_seat,):
+            wins += 1
+    print(f"greedy won {wins} of 200 games against random ({wins / 200:.0%})")
+    assert wins >= 120
