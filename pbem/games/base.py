@@ -43,8 +43,9 @@ class Game(Protocol):
     def perform(self, state: Any, action: Any) -> Any:
         """The state after a checked, canonical action."""
 
-    def legal_actions(self, state: Any) -> list[Any]:
-        """The legal actions of the seat to move, canonical and in order."""
+    def legal_actions(self, state: Any, seat: int | None = None) -> list[Any]:
+        """The legal actions of the seat to move (or of `seat`: none unless it is the
+        seat to move), canonical and in order."""
 
     def format(self, action: Any) -> str:
         """The canonical notation of a canonical action."""

@@ -33,8 +33,8 @@ class MallGame:
     def perform(self, state: State, action: Action) -> State:
         return rules.perform(state, action)
 
-    def legal_actions(self, state: State) -> list[Action]:
-        return rules.legal_actions(state)
+    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+        return rules.legal_actions(state, seat)
 
     def format(self, action: Action) -> str:
         return notation.format_action(action)

@@ -348,7 +348,7 @@ class Mall:
         if c.type == "satisfied_each":
             return all(self.satisfied_wanting(w) >= c.n for w in self.content.stores)
         if c.type == "row_distinct":
-            return self.distinct_row(c.n)
+            return min(self.counts.values()) > 0 and self.distinct_row(c.n)
         if c.type == "count":
             return self.counts[c.category] >= c.n
         if c.type == "count_each":

@@ -14,10 +14,11 @@ from .notation import format_action
 from .state import PlayerState, State
 
 
-def legal_actions(state: State) -> list[Action]:
-    """The current player's legal actions, each once and canonical, in the order of
-    RULES.md section 5; empty once the game has ended."""
-    if state.turn is None:
+def legal_actions(state: State, seat: int | None = None) -> list[Action]:
+    """The legal actions of the player to move (or of `seat`: none unless it is the
+    one to move), each once and canonical, in the order of RULES.md section 5; empty
+    once the game has ended."""
+    if state.turn is None or (seat is not None and seat != state.turn):
         return []
     player = state.player(state.turn)
     mall = player.mall
@@ -111,7 +112,9 @@ def _check_build(state: State, player: PlayerState, action: Build) -> Action:
     taken = mall.owner.get((x, y))
     if taken is not None:
         raise IllegalAction(f"({x},{y}) is taken by {taken.id}", "6")
-    if y < 2:
+    if y < 1:
+        raise IllegalAction(f"({x},{y}) is below floor 1: nothing stands below the ground", "1")
+    if y == 1:
         raise IllegalAction(
             f"({x},{y}) is on the ground floor: elements go on floor 2 or higher", "6"
         )
