@@ -7,6 +7,7 @@ games, fold-only replays, and the latency of legal_actions on mid-game states.
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import time
 
@@ -30,6 +31,8 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     print(f"{args.games} four-player greedy games recorded in {elapsed:.1f} s")
     names = [p.name for p in games[0].state.players]
+    gc.collect()
+    gc.freeze()  # the recorded games are the harness's, not the engine's: keep GC off them
 
     # (1) legal_actions + apply at every step of every game
     steps = 0

@@ -7,8 +7,9 @@ A mall is immutable; what is derived from it is computed once, on first use."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Any, Generic, TypeVar
 
 from .content import AttractionSpec, Condition, Content, Shape
 
@@ -16,6 +17,28 @@ Cell = tuple[int, int]
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 MAIN, DOCK, ATTRACTION = "main", "dock", "attraction"
 UNREACHABLE = 1 << 30
+
+
+T = TypeVar("T")
+
+
+class derived(Generic[T]):
+    """Like functools.cached_property without its lock (Python 3.11 takes one on every
+    first access): the value is computed once and stored in the instance."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> T:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
 
 
 def _floor_first(cell: Cell) -> tuple[int, int]:
@@ -119,24 +142,24 @@ class Mall:
 
     # -- the grid ------------------------------------------------------------------
 
-    @cached_property
+    @derived
     def owner(self) -> dict[Cell, Tile]:
         return {cell: tile for tile in self.tiles for cell in tile.cells}
 
-    @cached_property
+    @derived
     def tile(self) -> dict[str, Tile]:
         return {tile.id: tile for tile in self.tiles}
 
-    @cached_property
+    @derived
     def customer(self) -> dict[str, Customer]:
         return {c.id: c for c in self.customers}
 
-    @cached_property
+    @derived
     def elements(self) -> dict[Cell, str]:
         """Category of every cell that holds an element."""
         return {t.cells[0]: t.kind for t in self.tiles if t.is_element}
 
-    @cached_property
+    @derived
     def height(self) -> int:
         return max(y for tile in self.tiles for _, y in tile.cells)
 
@@ -149,7 +172,7 @@ class Mall:
             return cell in tile.platforms
         return True
 
-    @cached_property
+    @derived
     def build_cells(self) -> tuple[Cell, ...]:
         """Every cell where an element may be placed, by floor then column."""
         cells = {
@@ -161,11 +184,11 @@ class Mall:
 
     # -- customers and reach (RULES.md section 6) ------------------------------------
 
-    @cached_property
+    @derived
     def waiting(self) -> tuple[Customer, ...]:
         return tuple(c for c in self.customers if not c.satisfied)
 
-    @cached_property
+    @derived
     def neighbours(self) -> dict[str, frozenset[str]]:
         near: dict[str, set[str]] = {tile.id: set() for tile in self.tiles}
         owner = self.owner
@@ -200,7 +223,7 @@ class Mall:
         cache[start] = costs
         return costs
 
-    @cached_property
+    @derived
     def _walks(self) -> dict[str, dict[str, int]]:
         return {}
 
@@ -218,7 +241,7 @@ class Mall:
             cache[start] = frozenset(cells)
         return cache[start]
 
-    @cached_property
+    @derived
     def _reach_cells(self) -> dict[str, frozenset[Cell]]:
         return {}
 
@@ -235,33 +258,36 @@ class Mall:
         cache = self._targets
         if want not in cache:
             wanting = sorted((c.id, self.reach_cells(c.on)) for c in self.waiting if c.want == want)
-            cache[want] = tuple(
-                (x, y, tuple(cid for cid, cells in wanting if (x, y) in cells))
-                for x, y in self.build_cells
-            )
+            if wanting:
+                cache[want] = tuple(
+                    (x, y, tuple(cid for cid, cells in wanting if (x, y) in cells))
+                    for x, y in self.build_cells
+                )
+            else:
+                cache[want] = tuple((x, y, ()) for x, y in self.build_cells)
         return cache[want]
 
-    @cached_property
+    @derived
     def _targets(self) -> dict[str | None, tuple[tuple[int, int, tuple[str, ...]], ...]]:
         return {}
 
     # -- counts, lines and clusters (RULES.md sections 7 and 10) ---------------------
 
-    @cached_property
+    @derived
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(self.content.categories, 0)
         for category in self.elements.values():
             counts[category] += 1
         return counts
 
-    @cached_property
+    @derived
     def satisfied(self) -> tuple[Customer, ...]:
         return tuple(c for c in self.customers if c.satisfied)
 
     def satisfied_wanting(self, want: str) -> int:
         return sum(1 for c in self.satisfied if c.want == want)
 
-    @cached_property
+    @derived
     def clusters(self) -> dict[str, list[frozenset[Cell]]]:
         """Connected groups of same-category elements, per category."""
         elements = self.elements
@@ -330,7 +356,7 @@ class Mall:
             cache[condition] = self._meets(condition)
         return cache[condition]
 
-    @cached_property
+    @derived
     def _conditions(self) -> dict[Condition, bool]:
         return {}
 
@@ -393,15 +419,15 @@ class Mall:
         cache[spec.id] = tuple(sorted(found))
         return cache[spec.id]
 
-    @cached_property
+    @derived
     def _placements(self) -> dict[str, tuple[tuple[int, int, bool], ...]]:
         return {}
 
-    @cached_property
+    @derived
     def bays(self) -> tuple[Tile, ...]:
         return tuple(t for t in self.tiles if t.kind == DOCK)
 
-    @cached_property
+    @derived
     def attraction_ids(self) -> tuple[str, ...]:
         return tuple(t.id for t in self.tiles if t.kind == ATTRACTION)
 
@@ -420,7 +446,7 @@ class Mall:
                     return None
         return "a bay must touch your Main Entrance or your other bay"
 
-    @cached_property
+    @derived
     def bay_positions(self) -> tuple[int, ...]:
         xs = [x for t in self.tiles if t.kind in (MAIN, DOCK) for x, _ in t.cells]
         return tuple(x for x in range(min(xs) - 2, max(xs) + 2) if self.bay_problem(x) is None)

@@ -7,12 +7,11 @@ import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from ..base import SetupError
 from .content import Content, load
 from .dispenser import Dispenser, fill
-from .mall import Mall
+from .mall import Mall, derived
 
 RNG = "py-random-v1"
 
@@ -37,7 +36,7 @@ class State:
     dispenser: Dispenser
     supply: tuple[str, ...]  # hidden: draw order of the tiles not yet in the Dispenser
     bank: int
-    commons: tuple[str, ...]  # common attractions in play, in table order
+    commons: tuple[str, ...]  # common attractions in play, as given or drawn
     turn: int | None  # seat to move; None once the game has ended
     round: int
     end_triggered: bool
@@ -53,7 +52,7 @@ class State:
     def player(self, seat: int) -> PlayerState:
         return self.players[seat - 1]
 
-    @cached_property
+    @derived
     def built_by(self) -> dict[str, int]:
         """Seat that built each common attraction built so far."""
         return {
@@ -63,7 +62,7 @@ class State:
             if tile_id in self.commons
         }
 
-    @cached_property
+    @derived
     def bay_owner(self) -> dict[str, int]:
         return {t.id: p.seat for p in self.players for t in p.mall.bays}
 
@@ -124,7 +123,6 @@ def setup(
     else:
         dealt = _checked_secrets(content, secrets, count)
 
-    table_order = [c for c in content.commons if c in set(in_play)]
     slots = content.rows * len(content.columns)
     seats = tuple(
         PlayerState(
@@ -138,7 +136,7 @@ def setup(
         dispenser=fill(content.columns, content.rows, tuple(tiles[:slots])),
         supply=tuple(tiles[slots:]),
         bank=content.start_bank,
-        commons=tuple(table_order),
+        commons=tuple(in_play),
         turn=1,
         round=1,
         end_triggered=len(tiles) <= slots,  # setup itself emptied the supply: trigger A
