@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import statistics
 import time
 
 from pbem.games.mall import apply, legal_actions, setup
 from pbem.games.mall.simulation import play
+
+PASSES = 3
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -34,32 +35,36 @@ def main() -> None:
     gc.collect()
     gc.freeze()  # the recorded games are the harness's, not the engine's: keep GC off them
 
-    # (1) legal_actions + apply at every step of every game
-    steps = 0
-    per_game = []
-    for game in games:
+    # (1) legal_actions + apply at every step of every game; best of PASSES passes
+    # (this machine's timings wander by 20% from one pass to the next)
+    steps = sum(len(game.actions) for game in games)
+    passes = []
+    for _ in range(PASSES):
         t0 = time.perf_counter()
-        state = setup(names, seed=game.seed)
-        for _, action in game.actions:
-            legal_actions(state)
-            state = apply(state, action)
-        per_game.append(time.perf_counter() - t0)
-        steps += len(game.actions)
-    total = sum(per_game)
-    print("\nlegal_actions + apply at every step, full 4-player games")
-    print(f"  actions per second     {steps / total:,.0f}")
-    print(f"  ms per full game       {1000 * statistics.fmean(per_game):.1f}  (aim: well under 20)")
+        for game in games:
+            state = setup(names, seed=game.seed)
+            for _, action in game.actions:
+                legal_actions(state)
+                state = apply(state, action)
+        passes.append(time.perf_counter() - t0)
+    best = min(passes)
+    print(f"\nlegal_actions + apply at every step, full 4-player games (best of {PASSES})")
+    print(f"  actions per second     {steps / best:,.0f}")
+    print(f"  ms per full game       {1000 * best / len(games):.1f}  (aim: well under 20)")
+    print(f"  worst pass             {1000 * max(passes) / len(games):.1f} ms per game")
     print(f"  actions per game       {steps / len(games):.1f}")
 
     # (2) fold only: replay each game through apply, no legal-action generation
-    t0 = time.perf_counter()
-    for game in games:
-        state = setup(names, seed=game.seed)
-        for _, action in game.actions:
-            state = apply(state, action)
-    folded = time.perf_counter() - t0
-    print("\nfold only (setup + apply of every action)")
-    print(f"  full-game replays per second  {len(games) / folded:,.0f}")
+    passes = []
+    for _ in range(PASSES):
+        t0 = time.perf_counter()
+        for game in games:
+            state = setup(names, seed=game.seed)
+            for _, action in game.actions:
+                state = apply(state, action)
+        passes.append(time.perf_counter() - t0)
+    print(f"\nfold only (setup + apply of every action, best of {PASSES})")
+    print(f"  full-game replays per second  {len(games) / min(passes):,.0f}")
 
     # (3) legal_actions on fresh mid-game states (nothing cached yet)
     latencies = []

@@ -122,7 +122,7 @@ def test_incremental_mall_caches_match_a_fresh_computation(game):
             mall = state.player(state.turn).mall
             fresh = Mall(mall.content, mall.tiles, mall.customers)
             for want in (*CONTENT.stores, None):
-                assert fresh.build_targets(want) == mall.build_targets(want)
+                assert fresh.build_choices(want) == mall.build_choices(want)
 
 
 @SETTINGS

@@ -252,23 +252,25 @@ class Mall:
             sorted(c.id for c in self.waiting if c.want == want and cell in self.reach_cells(c.on))
         )
 
-    def build_targets(self, want: str | None) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
-        """(x, y, customers that could move there) for every cell where an element may
-        be placed, in list order; `want` None (an entrance) moves no one."""
-        cache = self._targets
+    def build_choices(self, want: str | None) -> tuple[tuple[int, int, str | None], ...]:
+        """(x, y, customer to name) for every placement of a new element, in list
+        order: one per customer when several could move onto it, else one with
+        None. `want` None (an entrance) moves no one."""
+        cache = self._choices
         if want not in cache:
             wanting = sorted((c.id, self.reach_cells(c.on)) for c in self.waiting if c.want == want)
-            if wanting:
-                cache[want] = tuple(
-                    (x, y, tuple(cid for cid, cells in wanting if (x, y) in cells))
-                    for x, y in self.build_cells
-                )
-            else:
-                cache[want] = tuple((x, y, ()) for x, y in self.build_cells)
+            choices: list[tuple[int, int, str | None]] = []
+            for x, y in self.build_cells:
+                movers = [cid for cid, cells in wanting if (x, y) in cells] if wanting else []
+                if len(movers) > 1:
+                    choices.extend((x, y, cid) for cid in movers)
+                else:
+                    choices.append((x, y, None))
+            cache[want] = tuple(choices)
         return cache[want]
 
     @derived
-    def _targets(self) -> dict[str | None, tuple[tuple[int, int, tuple[str, ...]], ...]]:
+    def _choices(self) -> dict[str | None, tuple[tuple[int, int, str | None], ...]]:
         return {}
 
     # -- counts, lines and clusters (RULES.md sections 7 and 10) ---------------------

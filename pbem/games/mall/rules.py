@@ -34,11 +34,7 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
             slot = f"{name}{row}"
             category = content.elements[tile].category
             want = category if category in content.stores else None
-            for x, y, choices in mall.build_targets(want):
-                if len(choices) > 1:
-                    actions.extend(Build(slot, x, y, c) for c in choices)
-                else:
-                    actions.append(Build(slot, x, y))
+            actions += [Build(slot, x, y, c) for x, y, c in mall.build_choices(want)]
     for spec in content.attractions.values():
         if _attraction_open(state, player, spec):
             actions.extend(BuildAttraction(spec.id, x, y, m) for y, x, m in mall.placements(spec))
