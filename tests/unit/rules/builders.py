@@ -347,15 +347,14 @@ def customer(state: State, seat: int, customer_id: str) -> tuple[str, bool]:
     return found.on, found.satisfied
 
 
+def hobby_square() -> Plan:
+    """Seat 1: a 2x2 hobby cluster B01 B02 / B03 B04 over the Main Entrance (the
+    condition of robot-arena)."""
+    return Plan(1).put("B01", 0, 2).put("B02", 1, 2).put("B03", 0, 3).put("B04", 1, 3)
+
+
 def arena_overhang() -> Plan:
     """Seat 1: a 2x2 hobby cluster, then robot-arena mirrored at 1,4: base plate (1,4)
     on B04, X cells (1,5) (2,5) (3,5), platforms (2,6) (3,6), overhanging the empty
     columns x=2 and x=3."""
-    return (
-        Plan(1)
-        .put("B01", 0, 2)
-        .put("B02", 1, 2)
-        .put("B03", 0, 3)
-        .put("B04", 1, 3)
-        .attraction("robot-arena", 1, 4, mirror=True)
-    )
+    return hobby_square().attraction("robot-arena", 1, 4, mirror=True)

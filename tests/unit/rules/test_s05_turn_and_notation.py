@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from builders import Plan, dealt, game, legal_texts, play, position
+from builders import Plan, dealt, game, hobby_square, legal_texts, play, position
 
 from pbem.games.mall import (
     Build,
@@ -44,16 +44,7 @@ def test_the_first_legal_list_of_a_game_in_rules_order():
 def arena_ready() -> Plan:
     """A hobby cluster of 4 (robot-arena), 1 element of each category (a grey bay), and
     R01's two food customers waiting on (0,5)."""
-    return (
-        Plan(1)
-        .put("B01", 0, 2)
-        .put("B02", 1, 2)
-        .put("B03", 0, 3)
-        .put("B04", 1, 3)
-        .put("Y", 0, 4)
-        .put("G", 1, 4)
-        .put("R01", 0, 5)
-    )
+    return hobby_square().put("Y", 0, 4).put("G", 1, 4).put("R01", 0, 5)
 
 
 def arena_position():
