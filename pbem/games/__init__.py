@@ -11,7 +11,22 @@ def get(name: str) -> Game:
         from .mall.game import GAME
 
         return GAME
+    if name == "nim":
+        from .nim import GAME
+
+        return GAME
     raise KeyError(f"unknown game {name!r}")
 
 
-__all__ = ["Game", "IllegalAction", "NotationError", "SetupError", "get"]
+def for_log_format(log_format: object) -> Game:
+    """The game whose log files carry `log_format` (e.g. "pbem.mall/1")."""
+    for name in NAMES:
+        game = get(name)
+        if game.log_format == log_format:
+            return game
+    raise KeyError(f"unknown log format {log_format!r}")
+
+
+NAMES = ("mall", "nim")
+
+__all__ = ["NAMES", "Game", "IllegalAction", "NotationError", "SetupError", "for_log_format", "get"]

@@ -29,6 +29,7 @@ class Game(Protocol):
 
     name: str  # e.g. "mall"; stored in GameCreated
     version: str  # engine version, stored in GameCreated
+    content: str  # content set, stored in GameCreated
     log_format: str  # e.g. "pbem.mall/1"
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> Any:
@@ -70,3 +71,20 @@ class Game(Protocol):
 
     def bot(self, name: str, seed: str | int | None = None) -> Callable[[Any], Any]:
         """A bot by name: a function from state to a legal action."""
+
+    def narrate(self, before: Any, action: Any, after: Any) -> str:
+        """One line on what a canonical action did, for logs, mails and pages."""
+
+    def public_setup(self, setup: Mapping[str, Any], state: Any, seat: int | None) -> dict:
+        """The log file's `setup` part as the viewer may see it in `state`."""
+
+    def reveals(self, before: Any, after: Any) -> bool:
+        """Whether going from `before` to `after` showed players something hidden
+        (for the mall: a tile drawn from the supply). Such a move is only undone
+        when every other player agrees."""
+
+    def dump_state(self, state: Any) -> dict[str, Any]:
+        """The whole state (hidden parts included) as JSON data, for snapshots."""
+
+    def load_state(self, doc: Mapping[str, Any]) -> Any:
+        """A state from `dump_state`'s data."""

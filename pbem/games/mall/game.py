@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import bots, document, logfile, notation, render, rules
+from . import bots, document, logfile, notation, render, rules, snapshot
 from .actions import Action
 from .state import State, setup
 
@@ -13,6 +13,7 @@ from .state import State, setup
 class MallGame:
     name = "mall"
     version = "1"
+    content = "standard"
     log_format = logfile.FORMAT
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
@@ -72,6 +73,34 @@ class MallGame:
 
     def bot(self, name: str, seed: str | int | None = None) -> Callable[[State], Action]:
         return bots.make_bot(name, seed)
+
+    def narrate(self, before: State, action: Action, after: State) -> str:
+        return render.narrate(before, action, after)
+
+    def public_setup(self, setup: Mapping[str, Any], state: State, seat: int | None) -> dict:
+        """Everything once the game has ended; before, no seed, no supply order, and
+        only the secret cards the viewer may see (RULES.md section 11)."""
+        if state.finished:
+            return {**setup, "seed_sha256": state.seed_sha256}
+        shown: dict[str, Any] = {"players": list(setup["players"])}
+        if "commons" in setup:
+            shown["commons"] = list(setup["commons"])
+        visible = {
+            str(p.seat): p.secret for p in state.players if document.secret_visible(state, p, seat)
+        }
+        if "secrets" in setup and visible:
+            shown["secrets"] = visible
+        shown["seed_sha256"] = state.seed_sha256
+        return shown
+
+    def reveals(self, before: State, after: State) -> bool:
+        return len(after.supply) < len(before.supply)
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return snapshot.dump(state)
+
+    def load_state(self, doc: Mapping[str, Any]) -> State:
+        return snapshot.load(dict(doc))
 
 
 GAME = MallGame()

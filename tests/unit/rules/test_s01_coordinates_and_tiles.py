@@ -2,9 +2,10 @@
 and which kinds of tile are elements and stores."""
 
 import pytest
-from builders import Plan, docks_legal, game, play, position, refusal
 
 from pbem.games.mall import apply, parse, view
+
+from builders import Plan, docks_legal, game, play, position, refusal
 
 
 def test_every_mall_starts_with_the_main_entrance_on_0_1_and_1_1():

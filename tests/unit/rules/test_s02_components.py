@@ -2,9 +2,10 @@
 the tiles of a P-player game, Main Entrances, customer ids and money."""
 
 import pytest
-from builders import ENTRANCE_WANTS, game, play
 
 from pbem.games.mall import load, setup, view
+
+from builders import ENTRANCE_WANTS, game, play
 
 STORE_NAMES = {
     "food": ("Burger Bar", "Noodle Dome", "Cosmic Creamery"),

@@ -6,9 +6,10 @@ import json
 import random
 
 import pytest
-from builders import Plan, docks_legal, game, play, position
 
 from pbem.games.mall import SetupError, setup, view
+
+from builders import Plan, docks_legal, game, play, position
 
 PURPLE = [
     "zero-g-carousel",

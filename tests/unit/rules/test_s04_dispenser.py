@@ -2,9 +2,10 @@
 that shrink once the supply is empty, and end trigger A."""
 
 import pytest
-from builders import dealt, game, legal_texts, play
 
 from pbem.games.mall import IllegalAction, apply, parse
+
+from builders import dealt, game, legal_texts, play
 
 
 @pytest.mark.parametrize("row", [1, 2, 3, 4])

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from builders import Plan, dealt, game, hobby_square, legal_texts, play, position
 
 from pbem.games.mall import (
     Build,
@@ -27,6 +26,8 @@ from pbem.games.mall import (
     to_json,
     view,
 )
+
+from builders import Plan, dealt, game, hobby_square, legal_texts, play, position
 
 PBEM = Path(sys.executable).with_name("pbem")  # the console script of this venv
 

@@ -2,9 +2,10 @@
 moving onto stores (with the `for` choice of section 5), and reach."""
 
 import pytest
-from builders import Plan, arena_overhang, customer, game, legal_texts, play, position, refusal
 
 from pbem.games.mall import Build, apply, check, format_action, parse
+
+from builders import Plan, arena_overhang, customer, game, legal_texts, play, position, refusal
 
 
 def builds_of(state, prefix: str) -> list[str]:

@@ -2,9 +2,10 @@
 bounding-box corners, mirroring, base-plate support and overhangs."""
 
 import pytest
-from builders import Plan, arena_overhang, can_build, customer, legal_texts, play, position, refusal
 
 from pbem.games.mall import BuildAttraction, apply, check, format_action, parse
+
+from builders import Plan, arena_overhang, can_build, customer, legal_texts, play, position, refusal
 
 # -- plans that meet a condition, or fall just short of it -----------------------------
 

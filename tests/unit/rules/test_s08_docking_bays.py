@@ -2,9 +2,10 @@
 or the other bay, one of each type, ownership, effects and end bonuses."""
 
 import pytest
-from builders import Plan, customer, docks_legal, play, position, refusal
 
 from pbem.games.mall import score
+
+from builders import Plan, customer, docks_legal, play, position, refusal
 
 GREY = ["GD1", "GD2", "GD3", "GD4"]
 BROWN = ["BD1", "BD2", "BD3", "BD4"]

@@ -4,9 +4,10 @@ trigger happens is finished, so every seat plays the same number of turns."""
 from collections import Counter
 
 import pytest
-from builders import Plan, dealt, play, position
 
 from pbem.games.mall import IllegalAction, Money, apply, legal_actions, parse, view
+
+from builders import Plan, dealt, play, position
 
 TILES = [f"{c}{n:02d}" for n in range(1, 9) for c in "YBG"]  # Y01, B01, G01, Y02, ...
 

@@ -2,9 +2,10 @@
 winners, and provisional standings."""
 
 import pytest
-from builders import Plan, dealt, play, position
 
 from pbem.games.mall import score, view
+
+from builders import Plan, dealt, play, position
 
 
 def balloons(state, name: str) -> list[int]:

@@ -5,9 +5,10 @@ import hashlib
 import json
 
 import pytest
-from builders import Plan, play, position
 
 from pbem.games.mall import apply, legal_actions, setup, view
+
+from builders import Plan, play, position
 
 SEED = "s3cret-seed-7f3a9c"
 VIEWERS = [None, 1, 2, 3]

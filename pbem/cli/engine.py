@@ -1,5 +1,5 @@
-"""The `pbem` command line: replaying and checking game logs, bot games and
-simulations."""
+"""`pbem replay`, `pbem simulate`, `pbem demo`: the rules engine on the command line,
+with no database."""
 
 from __future__ import annotations
 
@@ -20,12 +20,6 @@ from pbem.games.mall.simulation import play, summarize
 from pbem.games.mall.state import setup
 
 
-@click.group()
-@click.version_option(package_name="pbem")
-def main() -> None:
-    """pbem: a play-by-email server for the mall game."""
-
-
 def _load_log(source: TextIO) -> Any:
     try:
         return read(json.load(source))
@@ -35,7 +29,7 @@ def _load_log(source: TextIO) -> Any:
         raise click.ClickException(str(error)) from None
 
 
-@main.command(name="replay")
+@click.command(name="replay")
 @click.argument("log_file", type=click.File("r", encoding="utf-8"))
 @click.option("--at", "at", type=click.IntRange(min=0), help="Stop after N actions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state document.")
@@ -84,7 +78,7 @@ def _bots(value: str, players: int) -> list[str]:
     return [names[i % len(names)] for i in range(players)]
 
 
-@main.command()
+@click.command()
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option(
@@ -131,7 +125,7 @@ def simulate(players: int, games: int, bot: str, seed: str | None, out: Path | N
         click.echo(f"  logs written to       {out}")
 
 
-@main.command()
+@click.command()
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option(
     "--bot", default="greedy", show_default=True, help="random or greedy, or one per seat."
@@ -155,7 +149,3 @@ def demo(players: int, bot: str, seed: str | None) -> None:
         state = after
     click.echo("\n" + describe(state, None))
     click.echo(f"\nThe seed was {seed!r}.")
-
-
-if __name__ == "__main__":
-    main()

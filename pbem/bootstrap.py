@@ -1,0 +1,32 @@
+"""The composition root: settings, database and service, built once for the web app,
+the worker, the command line and the tests alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from pbem.config import Settings, load_settings
+from pbem.service import Service
+from pbem.store.database import Database
+
+
+@dataclass(frozen=True)
+class Parts:
+    settings: Settings
+    database: Database
+    service: Service
+
+
+def build(settings: Settings | None = None, clock: Callable[[], datetime] | None = None) -> Parts:
+    """Everything a process needs, from `settings` (default: load_settings())."""
+    settings = settings or load_settings()
+    if settings.database_url.startswith("sqlite:///"):
+        Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(
+            parents=True, exist_ok=True
+        )
+    database = Database(settings.database_url, synchronous=settings.sqlite_synchronous)
+    service = Service(database, settings, clock) if clock else Service(database, settings)
+    return Parts(settings, database, service)

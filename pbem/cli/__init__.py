@@ -1,0 +1,22 @@
+"""The `pbem` command: one group, its subcommands in the modules beside this one."""
+
+from __future__ import annotations
+
+import click
+
+from . import db, engine, games
+
+
+@click.group()
+@click.version_option(package_name="pbem")
+def main() -> None:
+    """pbem: a play-by-email server for the mall game."""
+
+
+main.add_command(engine.replay_command)
+main.add_command(engine.simulate)
+main.add_command(engine.demo)
+main.add_command(db.db)
+main.add_command(games.game)
+
+__all__ = ["main"]

@@ -1,0 +1,247 @@
+"""`pbem game`: create, show, play, export, import and verify games in the database
+PBEM_DATABASE_URL names."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+import click
+
+from pbem.bootstrap import Parts, build
+from pbem.config import ConfigError
+from pbem.service import Illegal, PlayerSpec, ServiceError, Stale
+from pbem.service.tokens import seat_url
+from pbem.store import migrate
+
+EXIT_ILLEGAL, EXIT_STALE = 2, 3
+_PERSON = re.compile(r"\s*(?P<name>[^<]+?)\s*(?:<(?P<email>[^>]+)>)?\s*")
+
+
+def _parts() -> Parts:
+    try:
+        parts = build()
+        migrate.require_current(parts.database)
+    except (ConfigError, migrate.OutOfDate) as error:
+        raise click.ClickException(str(error)) from None
+    return parts
+
+
+@contextmanager
+def _answers() -> Iterator[None]:
+    """Service refusals as one line on stderr and a telling exit status."""
+    try:
+        yield
+    except ServiceError as error:
+        click.echo(f"refused: {error.message}", err=True)
+        sys.exit(
+            EXIT_ILLEGAL
+            if isinstance(error, Illegal)
+            else EXIT_STALE
+            if isinstance(error, Stale)
+            else 1
+        )
+
+
+def _seat_spec(text: str) -> PlayerSpec:
+    if text.lower().startswith("bot:"):
+        bot = text[4:].strip().lower()
+        return PlayerSpec(f"{bot.title()} bot", bot=bot)
+    match = _PERSON.fullmatch(text)
+    if not match:
+        raise click.BadParameter(f'{text!r}: write "Name <email>", "Name", or "bot:greedy"')
+    return PlayerSpec(match["name"], match["email"])
+
+
+def _print_links(parts: Parts, game_id: str) -> None:
+    for link in parts.service.seat_links(game_id):
+        where = f" <{link.email}>" if link.email else ""
+        if link.token:
+            url = seat_url(parts.settings.base_url, game_id, link.token)
+            click.echo(f"  seat {link.seat}: {link.name}{where}  token {link.token}  {url}")
+        else:
+            click.echo(f"  seat {link.seat}: {link.name} (bot)")
+
+
+@click.group()
+def game() -> None:
+    """Games in the database."""
+
+
+@game.command()
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    required=True,
+    help='"Name <email>", "Name", or "bot:greedy" / "bot:random"; once per seat.',
+)
+@click.option("--game", "game_name", default="mall", show_default=True)
+@click.option("--seed", help="The seed (default: 192 fresh random bits).")
+@click.option(
+    "--setup",
+    "setup_file",
+    type=click.File("r"),
+    help="A JSON setup as in the log file (seed, supply, commons, secrets).",
+)
+@click.option(
+    "--option",
+    "option_values",
+    multiple=True,
+    metavar="KEY=JSON",
+    help="A game option, e.g. hours_per_turn=48 or public=true.",
+)
+def create(
+    seats: tuple[str, ...],
+    game_name: str,
+    seed: str | None,
+    setup_file: TextIO | None,
+    option_values: tuple[str, ...],
+) -> None:
+    """Create a game and print each seat's link."""
+    setup: dict[str, Any] = json.load(setup_file) if setup_file else {}
+    if seed is not None:
+        setup["seed"] = seed
+    options = {}
+    for item in option_values:
+        key, _, value = item.partition("=")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    parts = _parts()
+    with _answers():
+        created = parts.service.create_game(
+            [_seat_spec(s) for s in seats], options, setup, game=game_name
+        )
+    click.echo(f"created game {created.game_id}")
+    _print_links(parts, created.game_id)
+
+
+@game.command(name="list")
+def list_games() -> None:
+    """Every game: id, status, round, seat to move."""
+    for row in _parts().service.games():
+        turn = f"seat {row.turn} to move" if row.turn else "finished"
+        click.echo(
+            f"{row.id}  {row.game}  {row.status:8}  round {row.round}  {turn}  seq {row.head_seq}"
+        )
+
+
+@game.command()
+@click.argument("game_id")
+@click.option("--token", help="See the game as this seat (its secret card).")
+@click.option("--at", "seq", type=int, help="The state at this seq (default: now).")
+@click.option("--json", "as_json", is_flag=True, help="Print the state document.")
+@click.option("--history", is_flag=True, help="Also list every event.")
+def show(game_id: str, token: str | None, seq: int | None, as_json: bool, history: bool) -> None:
+    """The game's state, as a seat or a spectator sees it."""
+    parts = _parts()
+    with _answers():
+        seat = parts.service.seat_of(game_id, token)
+        if as_json:
+            doc = parts.service.state_at(game_id, seq, seat)
+            click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+            return
+        click.echo(parts.service.describe(game_id, seq, seat))
+        if history:
+            click.echo("")
+            for happened in parts.service.history(game_id):
+                click.echo(f"  {happened.seq:>4}  {happened.text}")
+
+
+@game.command()
+@click.argument("game_id")
+@click.argument("action")
+@click.option("--token", required=True, help="The seat's token (from its link).")
+@click.option("--expected-seq", type=int, help="Refuse if the game is no longer at this seq.")
+@click.option("--key", "idempotency_key", help="An idempotency key.")
+def play(
+    game_id: str, action: str, token: str, expected_seq: int | None, idempotency_key: str | None
+) -> None:
+    """Play ACTION (notation or JSON) for the seat of --token."""
+    parts = _parts()
+    with _answers():
+        accepted = parts.service.submit_action(
+            game_id, token, action, expected_seq, idempotency_key
+        )
+    click.echo(f"seq {accepted.seq}: {accepted.narration}")
+
+
+@game.command()
+@click.argument("game_id")
+def bots(game_id: str) -> None:
+    """Play the bot seats' turns until a person is to move or the game ends."""
+    parts = _parts()
+    with _answers():
+        for accepted in parts.service.play_bots(game_id):
+            click.echo(f"seq {accepted.seq}: seat {accepted.seat} {accepted.narration}")
+
+
+@game.command()
+@click.argument("game_id")
+@click.option("--token", required=True)
+def undo(game_id: str, token: str) -> None:
+    """Take back your last move (or ask the others to agree)."""
+    parts = _parts()
+    with _answers():
+        event = parts.service.undo(game_id, token)
+    click.echo(f"seq {event.seq}: {event.type}")
+
+
+@game.command(name="answer-undo")
+@click.argument("game_id")
+@click.option("--token", required=True)
+@click.option("--agree/--refuse", required=True)
+def answer_undo(game_id: str, token: str, agree: bool) -> None:
+    """Agree to or refuse the waiting undo request."""
+    parts = _parts()
+    with _answers():
+        event = parts.service.answer_undo(game_id, token, agree)
+    click.echo(f"seq {event.seq}: {event.type}")
+
+
+@game.command()
+@click.argument("game_id")
+@click.option("--token", help="Export as this seat sees the game (default: a spectator).")
+def export(game_id: str, token: str | None) -> None:
+    """Write the game as a log file to stdout (redacted until the game ends)."""
+    parts = _parts()
+    with _answers():
+        doc = parts.service.export_log(game_id, parts.service.seat_of(game_id, token))
+    click.echo(json.dumps(doc, indent=1, ensure_ascii=False))
+
+
+@game.command(name="import")
+@click.argument("log_file", type=click.File("r", encoding="utf-8"))
+def import_(log_file: TextIO) -> None:
+    """Create a game from a log file; the new game's id is the last line."""
+    try:
+        doc = json.load(log_file)
+    except json.JSONDecodeError as error:
+        raise click.ClickException(f"the log is not JSON: {error}") from None
+    parts = _parts()
+    with _answers():
+        created = parts.service.import_log(doc)
+    click.echo(f"imported {created.seq - 1} events as game {created.game_id}")
+    _print_links(parts, created.game_id)
+    click.echo(created.game_id)
+
+
+@game.command()
+@click.argument("game_id")
+def verify(game_id: str) -> None:
+    """Exit 0 only when the hash chain holds and every event folds again."""
+    parts = _parts()
+    with _answers():
+        problems = parts.service.verify(game_id)
+    for problem in problems:
+        click.echo(f"  {problem}", err=True)
+    if problems:
+        click.echo(f"game {game_id}: {len(problems)} problems", err=True)
+        sys.exit(1)
+    click.echo(f"game {game_id}: the hash chain holds and every event folds")

@@ -1,0 +1,87 @@
+"""Settings: `config/defaults.toml`, then an instance file, then PBEM_* environment
+variables; one frozen object built once by the composition root and passed down."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+PROJECT = Path(__file__).resolve().parent.parent
+DEFAULTS = PROJECT / "config" / "defaults.toml"
+DEV_SECRET_KEY = "dev-only-not-secret"
+
+
+class ConfigError(ValueError):
+    """A setting that is missing or malformed; the message names it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    dev: bool
+    database_url: str
+    sqlite_synchronous: str
+    secret_key: str
+    admin_key: str
+    base_url: str
+    mail_domain: str
+    smtp_url: str
+    snapshot_every: int
+    instance_dir: Path
+
+    def signing_key(self) -> bytes:
+        """The secret key; outside dev mode it must be set."""
+        if self.secret_key:
+            return self.secret_key.encode("utf-8")
+        if self.dev:
+            return DEV_SECRET_KEY.encode("utf-8")
+        raise ConfigError("PBEM_SECRET_KEY must be set (only dev mode has a default)")
+
+
+def _coerce(name: str, kind: type, value: Any) -> Any:
+    if kind is bool and isinstance(value, str):
+        if value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if value.lower() in ("0", "false", "no", "off", ""):
+            return False
+        raise ConfigError(f"{name}: {value!r} is not a yes or no")
+    if kind is int and not isinstance(value, int):
+        try:
+            return int(value)
+        except ValueError:
+            raise ConfigError(f"{name}: {value!r} is not a whole number") from None
+    if kind is str and not isinstance(value, str):
+        raise ConfigError(f"{name}: {value!r} is not text")
+    return value
+
+
+def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+    """Settings from the defaults, the instance file and the environment, then any
+    keyword overrides (for tests)."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = tomllib.loads(DEFAULTS.read_text(encoding="utf-8"))
+    instance = Path(environ.get("PBEM_INSTANCE_DIR", PROJECT / "instance"))
+    instance_file = Path(environ.get("PBEM_INSTANCE_FILE", instance / "pbem.toml"))
+    if instance_file.exists():
+        values.update(tomllib.loads(instance_file.read_text(encoding="utf-8")))
+    elif "PBEM_INSTANCE_FILE" in environ:
+        raise ConfigError(f"PBEM_INSTANCE_FILE: {instance_file} does not exist")
+    kinds = {f.name: f.type for f in fields(Settings)}
+    for name in kinds:
+        key = f"PBEM_{name.upper()}"
+        if key in environ:
+            values[name] = environ[key]
+    values.update(overrides)
+    unknown = sorted(set(values) - set(kinds))
+    if unknown:
+        raise ConfigError(f"unknown settings: {', '.join(unknown)}")
+    values["instance_dir"] = instance
+    types = {"bool": bool, "int": int, "str": str}
+    for name, kind in kinds.items():
+        if name != "instance_dir":
+            values[name] = _coerce(name, types[kind], values[name])
+    values["database_url"] = values["database_url"].replace("{instance}", str(instance))
+    return Settings(**values)

@@ -1,0 +1,144 @@
+"""Nim, a second, tiny game behind the same `Game` protocol: players in turn take 1 to
+3 tokens from one pile; whoever takes the last token wins. It shows that service,
+store and web need nothing game-specific, and its pile can be as long as a test or
+benchmark needs (10,000 events is one option away)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import IllegalAction, NotationError, SetupError
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    count: int
+
+
+@dataclass(frozen=True)
+class NimState:
+    names: tuple[str, ...]
+    pile: int
+    turn: int | None  # seat to move; None once the pile is empty
+    round: int = 1
+    winner: int | None = None
+
+
+_TAKE = re.compile(r"\s*take\s*(\d+)\s*", re.I)
+MAX_TAKE = 3
+
+
+class Nim:
+    name = "nim"
+    version = "1"
+    content = "-"
+    log_format = "pbem.nim/1"
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> NimState:
+        if not 2 <= len(players) <= 8:
+            raise SetupError(f"nim takes 2 to 8 players, not {len(players)}")
+        pile = options.get("pile", 21)
+        if isinstance(pile, bool) or not isinstance(pile, int) or pile < 1:
+            raise SetupError("the pile is a positive whole number")
+        return NimState(tuple(players), pile, 1)
+
+    def parse(self, value: str | Mapping[str, Any]) -> Take:
+        if isinstance(value, Mapping):
+            count = value.get("count")
+            if value.get("type") != "take" or isinstance(count, bool) or not isinstance(count, int):
+                raise NotationError('a nim action is {"type": "take", "count": N}')
+            return Take(count)
+        match = _TAKE.fullmatch(value) if isinstance(value, str) else None
+        if not match:
+            raise NotationError(f'cannot read "{value}": write take 1, take 2 or take 3')
+        return Take(int(match[1]))
+
+    def check(self, state: NimState, action: Take, seat: int | None = None) -> Take:
+        if state.turn is None:
+            raise IllegalAction("the game is over")
+        if seat is not None and seat != state.turn:
+            raise IllegalAction(f"not seat {seat}'s turn")
+        if not 1 <= action.count <= min(MAX_TAKE, state.pile):
+            raise IllegalAction(
+                f"take 1 to {min(MAX_TAKE, state.pile)} tokens; the pile has {state.pile}"
+            )
+        return action
+
+    def perform(self, state: NimState, action: Take) -> NimState:
+        pile = state.pile - action.count
+        if pile == 0:
+            return replace(state, pile=0, turn=None, winner=state.turn)
+        following = state.turn % len(state.names) + 1
+        return replace(state, pile=pile, turn=following, round=state.round + (following == 1))
+
+    def legal_actions(self, state: NimState, seat: int | None = None) -> list[Take]:
+        if state.turn is None or (seat is not None and seat != state.turn):
+            return []
+        return [Take(n) for n in range(1, min(MAX_TAKE, state.pile) + 1)]
+
+    def format(self, action: Take) -> str:
+        return f"take {action.count}"
+
+    def to_json(self, action: Take) -> dict[str, Any]:
+        return {"type": "take", "count": action.count}
+
+    def to_move(self, state: NimState) -> int | None:
+        return state.turn
+
+    def round(self, state: NimState) -> int:
+        return state.round
+
+    def view(self, state: NimState, seat: int | None) -> dict[str, Any]:
+        return {
+            "game": "nim",
+            "status": "finished" if state.turn is None else "playing",
+            "round": state.round,
+            "turn": state.turn,
+            "pile": state.pile,
+            "players": [{"seat": i, "name": n} for i, n in enumerate(state.names, start=1)],
+            "winners": None if state.winner is None else [state.winner],
+        }
+
+    def describe(self, state: NimState, seat: int | None) -> str:
+        if state.turn is None:
+            return f"The pile is empty; seat {state.winner} took the last token and won."
+        return f"{state.pile} tokens left; seat {state.turn} to move."
+
+    def secrets(self, state: NimState, seat: int | None) -> set[str]:
+        return set()
+
+    def bot(self, name: str, seed: str | int | None = None) -> Callable[[NimState], Take]:
+        rng = random.Random(seed)
+        if name == "random":
+            return lambda state: rng.choice(self.legal_actions(state))
+        if name == "greedy":  # leave a multiple of 4 when possible
+            return lambda state: Take(state.pile % 4 or 1)
+        raise ValueError(f"unknown bot {name!r}: bots are random, greedy")
+
+    def narrate(self, before: NimState, action: Take, after: NimState) -> str:
+        return f"take {action.count}; {after.pile} left"
+
+    def public_setup(self, setup: Mapping[str, Any], state: NimState, seat: int | None) -> dict:
+        return dict(setup)
+
+    def reveals(self, before: NimState, after: NimState) -> bool:
+        return False
+
+    def dump_state(self, state: NimState) -> dict[str, Any]:
+        return {
+            "names": list(state.names),
+            "pile": state.pile,
+            "turn": state.turn,
+            "round": state.round,
+            "winner": state.winner,
+        }
+
+    def load_state(self, doc: Mapping[str, Any]) -> NimState:
+        return NimState(tuple(doc["names"]), doc["pile"], doc["turn"], doc["round"], doc["winner"])
+
+
+GAME = Nim()

@@ -1,0 +1,88 @@
+"""What a command can refuse, each with what a caller needs to answer well."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ServiceError(Exception):
+    """A refused command; `status` is the fitting HTTP status, `detail` extra data."""
+
+    status = 400
+
+    def __init__(self, message: str, detail: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+
+class BadRequest(ServiceError):
+    status = 400
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Illegal(ServiceError):
+    """The rules forbid the action; the message is the rule, in a player's words."""
+
+    status = 422
+
+
+@dataclass
+class Happened:
+    """One event a stale caller missed."""
+
+    seq: int
+    type: str
+    seat: int | None
+    text: str
+
+
+class Stale(ServiceError):
+    """The game moved on since the seq the caller saw; `since` says how."""
+
+    status = 409
+
+    def __init__(self, expected: int, head: int, since: list[Happened]) -> None:
+        lines = "; ".join(f"seq {h.seq}: {h.text}" for h in since)
+        super().__init__(
+            f"the game has moved on: you saw seq {expected}, it is now at seq {head} ({lines})",
+            {"expected_seq": expected, "head_seq": head, "since": [h.__dict__ for h in since]},
+        )
+        self.since = since
+        self.head = head
+
+
+@dataclass
+class Accepted:
+    """A stored move."""
+
+    game_id: str
+    seq: int
+    seat: int
+    action: str  # canonical notation
+    narration: str
+    head_hash: str
+    replayed: bool = False  # True when an idempotency key returned an earlier answer
+
+
+@dataclass
+class SeatLink:
+    seat: int
+    name: str
+    token: str | None  # None for bot seats
+    email: str | None
+
+
+@dataclass
+class Created:
+    game_id: str
+    seq: int
+    seats: list[SeatLink] = field(default_factory=list)

@@ -1,0 +1,801 @@
+"""The game service: the only writer. Each command is one transaction that loads the
+state, validates through the rules, appends the event(s), updates the read models
+and writes the outbox rows for the mails that follow. Nothing is mailed here."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from pbem.config import Settings
+from pbem.games import Game as Rules
+from pbem.games import IllegalAction, SetupError, for_log_format, get
+from pbem.store import log, projection, states
+from pbem.store.database import Database
+from pbem.store.events import (
+    ACTION_TAKEN,
+    MOVES,
+    SEAT_REPLACED,
+    TURN_TIMED_OUT,
+    UNDO_ANSWERED,
+    UNDO_DONE,
+    UNDO_REQUESTED,
+    Envelope,
+    moves_in_force,
+    timestamp,
+)
+from pbem.store.tables import Game, Outbox, Seat
+
+from . import history
+from . import options as game_options
+from .errors import (
+    Accepted,
+    BadRequest,
+    Created,
+    Forbidden,
+    Happened,
+    Illegal,
+    NotFound,
+    SeatLink,
+    Stale,
+)
+from .tokens import new_nonce, seat_token, token_hash
+
+BOT = "bot:"  # prefix of a bot seat's controller, e.g. "bot:greedy"
+BOTS = ("greedy", "random")
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A seat of a new game: a person (name, email) or a bot (name, bot)."""
+
+    name: str
+    email: str | None = None
+    bot: str | None = None
+
+
+@dataclass
+class Tx:
+    """One command's transaction: its session, and the states it leaves behind for
+    the cache once (and only if) it commits."""
+
+    s: Session
+    done: list[tuple[str, int, str, Any]] = field(default_factory=list)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _new_game_id() -> str:
+    return base64.b32encode(os.urandom(10)).decode("ascii").lower()
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Service:
+    def __init__(
+        self,
+        database: Database,
+        settings: Settings,
+        clock: Callable[[], datetime] = _now,
+        cached_states: int = 256,
+    ) -> None:
+        self.db = database
+        self.settings = settings
+        self.clock = clock
+        self._key = settings.signing_key()
+        self._cache: OrderedDict[str, tuple[int, str, Any]] = OrderedDict()
+        self._cache_size = cached_states
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Tx]:
+        with self.db.write() as s:
+            tx = Tx(s)
+            yield tx
+        for entry in tx.done:
+            self._remember(*entry)
+
+    # -- creating games -------------------------------------------------------------
+
+    def create_game(
+        self,
+        players: Sequence[PlayerSpec],
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        *,
+        game: str = "mall",
+        actor: str = "admin",
+    ) -> Created:
+        """A new game: GameCreated with each seat's token hash and the seed's
+        SHA-256, and an invitation in the outbox for each person with an email."""
+        try:
+            rules = get(game)
+        except KeyError:
+            raise BadRequest(f"unknown game {game!r}") from None
+        chosen = game_options.checked(options)
+        setup = dict(setup or {})
+        setup.setdefault("seed", secrets.token_hex(24))  # 192 random bits
+        specs = [self._checked_player(p) for p in players]
+        try:
+            state = rules.setup([p.name for p in specs], setup)
+        except SetupError as error:
+            raise BadRequest(f"setup: {error}") from None
+        with self._transaction() as tx:
+            game_id, links, _ = self._start(tx, rules, specs, chosen, setup, state, actor)
+        return Created(game_id, 1, links)
+
+    def _start(
+        self,
+        tx: Tx,
+        rules: Rules,
+        specs: list[PlayerSpec],
+        chosen: dict[str, Any],
+        setup: dict[str, Any],
+        state: Any,
+        actor: str,
+    ) -> tuple[str, list[SeatLink], Game]:
+        """GameCreated, its read models and snapshot, and the invitations."""
+        game_id = _new_game_id()
+        links, seats = [], []
+        for seat, spec in enumerate(specs, start=1):
+            nonce = new_nonce()
+            token = seat_token(self._key, game_id, seat, nonce)
+            seats.append(
+                {
+                    "seat": seat,
+                    "name": spec.name,
+                    "email": spec.email,
+                    "controller": f"{BOT}{spec.bot}" if spec.bot else "human",
+                    "token_sha256": token_hash(token),
+                    "token_nonce": nonce,
+                }
+            )
+            links.append(SeatLink(seat, spec.name, None if spec.bot else token, spec.email))
+        payload = {
+            "game_id": game_id,
+            "game": rules.name,
+            "content": rules.content,
+            "engine_version": rules.version,
+            "players": seats,
+            "options": chosen,
+            "setup": setup,
+            "seed_sha256": _sha256(str(setup["seed"])) if "seed" in setup else None,
+        }
+        event = log.start(tx.s, game_id, payload, actor, timestamp(self.clock()))
+        row = projection.project(tx.s, rules, event, state)
+        tx.s.flush()
+        states.keep_snapshot(tx.s, rules, game_id, 1, state, self.settings.snapshot_every)
+        tx.done.append((game_id, 1, event.hash, state))
+        for link in links:
+            if link.token and link.email:
+                self._mail(tx, game_id, 1, "invitation", link.seat, link.email, {})
+        return game_id, links, row
+
+    def _checked_player(self, spec: PlayerSpec) -> PlayerSpec:
+        name = " ".join(str(spec.name or "").split())  # no newlines, no runs of spaces
+        if not name or len(name) > 100:
+            raise BadRequest("every player needs a name of 1 to 100 characters")
+        email = (spec.email or "").strip() or None
+        if email is not None and (
+            len(email) > 254 or email.count("@") != 1 or any(c in email for c in '\r\n<>,; "')
+        ):
+            raise BadRequest(f"{email!r} is not an email address")
+        if spec.bot is not None and spec.bot not in BOTS:
+            raise BadRequest(f"unknown bot {spec.bot!r}: bots are {', '.join(BOTS)}")
+        return PlayerSpec(name, None if spec.bot else email, spec.bot)
+
+    # -- moves ----------------------------------------------------------------------
+
+    def submit_action(
+        self,
+        game_id: str,
+        token: str,
+        action: str | Mapping[str, Any],
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Accepted:
+        """Store the seat's move. Refuses with Stale when `expected_seq` is not the
+        head and Illegal when the rules forbid it; the same idempotency key twice
+        gives the first answer again and stores nothing."""
+        if idempotency_key is not None and not 1 <= len(idempotency_key) <= 200:
+            raise BadRequest("an idempotency key has 1 to 200 characters")
+        try:
+            with self._transaction() as tx:
+                if idempotency_key is not None:
+                    earlier = self._earlier_answer(tx.s, game_id, idempotency_key)
+                    if earlier is not None:
+                        return earlier
+                row = self._game_row(tx.s, game_id, lock=True)
+                seat = self._seat_for(tx.s, game_id, token).seat
+                rules = get(row.game)
+                self._check_expected(tx.s, rules, row, expected_seq)
+                before = self._state(tx.s, rules, row)
+                try:
+                    move = rules.check(before, rules.parse(action), seat)
+                except IllegalAction as error:
+                    raise Illegal(str(error), {"rule": error.rule}) from None
+                accepted, _ = self._move(
+                    tx,
+                    rules,
+                    row,
+                    seat,
+                    ACTION_TAKEN,
+                    move,
+                    before,
+                    actor=f"seat:{seat}",
+                    key=idempotency_key,
+                )
+                return accepted
+        except IntegrityError:
+            # A race the row lock cannot prevent (the first event of a key on two
+            # connections): the winner's answer, or what happened since.
+            with self.db.read() as s:
+                earlier = idempotency_key and self._earlier_answer(s, game_id, idempotency_key)
+                if earlier:
+                    return earlier
+                row = self._game_row(s, game_id)
+                seen = expected_seq if expected_seq is not None else row.head_seq - 1
+                raise self._stale(s, get(row.game), row, seen) from None
+
+    def _move(
+        self,
+        tx: Tx,
+        rules: Rules,
+        row: Game,
+        seat: int,
+        type: str,
+        move: Any,
+        before: Any,
+        *,
+        actor: str,
+        key: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> tuple[Accepted, Any]:
+        """Store a checked move; returns the answer and the state after it."""
+        after = rules.perform(before, move)
+        payload = {"seat": seat, "action": rules.to_json(move), **(extra or {})}
+        event = self._record(tx, rules, row, type, payload, actor, after, key)
+        self._mails_after_move(tx, rules, row.id, event.seq, before, after)
+        narration = rules.narrate(before, move, after)
+        return Accepted(row.id, event.seq, seat, rules.format(move), narration, event.hash), after
+
+    def _earlier_answer(self, s: Session, game_id: str, key: str) -> Accepted | None:
+        event = log.by_idempotency_key(s, game_id, key)
+        if event is None:
+            return None
+        rules = get(self._game_row(s, game_id).game)
+        before = states.state_at(s, rules, game_id, event.seq - 1)
+        after = states.state_at(s, rules, game_id, event.seq)
+        move = rules.parse(event.payload["action"])
+        return Accepted(
+            game_id,
+            event.seq,
+            event.payload["seat"],
+            rules.format(move),
+            rules.narrate(before, move, after),
+            event.hash,
+            replayed=True,
+        )
+
+    def time_out(
+        self, game_id: str, seat: int, expected_seq: int, actor: str = "system"
+    ) -> Accepted:
+        """The seat to move ran out of time at `expected_seq`: the greedy bot plays
+        the turn (TurnTimedOut), and under the `replace` policy a bot takes the seat
+        for good after enough timeouts. Refused (Stale) if the game has moved on."""
+        with self._transaction() as tx:
+            row = self._game_row(tx.s, game_id, lock=True)
+            rules = get(row.game)
+            self._check_expected(tx.s, rules, row, expected_seq)
+            if row.turn != seat:
+                raise BadRequest(f"seat {seat} is not to move")
+            before = self._state(tx.s, rules, row)
+            move = rules.bot("greedy", f"{game_id}/{row.head_seq}")(before)
+            policy = row.options["timeout_policy"]
+            accepted, after = self._move(
+                tx,
+                rules,
+                row,
+                seat,
+                TURN_TIMED_OUT,
+                move,
+                before,
+                actor=actor,
+                extra={"policy": policy},
+            )
+            seat_row = tx.s.get(Seat, (game_id, seat))
+            self._mail_seat(tx, game_id, accepted.seq, "timed_out", seat_row, {})
+            if policy == "replace" and seat_row.timeouts >= row.options["replace_after"]:
+                payload = {"seat": seat, "controller": f"{BOT}greedy"}
+                self._record(tx, rules, row, SEAT_REPLACED, payload, actor, after)
+            return accepted
+
+    def play_bot(self, game_id: str, seat: int, expected_seq: int) -> Accepted:
+        """A bot seat's turn, as its bot chooses (the same choice for the same seq)."""
+        with self._transaction() as tx:
+            row = self._game_row(tx.s, game_id, lock=True)
+            rules = get(row.game)
+            self._check_expected(tx.s, rules, row, expected_seq)
+            seat_row = tx.s.get(Seat, (game_id, seat))
+            if row.turn != seat or seat_row is None or not seat_row.controller.startswith(BOT):
+                raise BadRequest(f"seat {seat} is not a bot to move")
+            before = self._state(tx.s, rules, row)
+            bot = seat_row.controller.removeprefix(BOT)
+            move = rules.bot(bot, f"{game_id}/{row.head_seq}")(before)
+            accepted, _ = self._move(
+                tx, rules, row, seat, ACTION_TAKEN, move, before, actor=seat_row.controller
+            )
+            return accepted
+
+    def play_bots(self, game_id: str) -> list[Accepted]:
+        """Play bot seats' turns until a person is to move or the game has ended."""
+        played = []
+        while True:
+            with self.db.read() as s:
+                row = self._game_row(s, game_id)
+                seat = s.get(Seat, (game_id, row.turn)) if row.turn is not None else None
+            if seat is None or not seat.controller.startswith(BOT):
+                return played
+            played.append(self.play_bot(game_id, seat.seat, row.head_seq))
+
+    # -- seats ----------------------------------------------------------------------
+
+    def replace_seat(
+        self,
+        game_id: str,
+        seat: int,
+        by: str,
+        *,
+        name: str | None = None,
+        email: str | None = None,
+        bot: str = "greedy",
+        actor: str = "admin",
+    ) -> SeatLink:
+        """Hand a seat to a bot (`by` = "bot") or to a person (`by` = "human", with
+        a new link; the old one stops working)."""
+        with self._transaction() as tx:
+            row = self._game_row(tx.s, game_id, lock=True)
+            rules = get(row.game)
+            seat_row = tx.s.get(Seat, (game_id, seat))
+            if seat_row is None:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            token = None
+            if by == "bot":
+                spec = self._checked_player(PlayerSpec(seat_row.name, bot=bot))
+                payload: dict[str, Any] = {"seat": seat, "controller": f"{BOT}{spec.bot}"}
+            elif by == "human":
+                spec = self._checked_player(PlayerSpec(name or seat_row.name, email))
+                nonce = new_nonce()
+                token = seat_token(self._key, game_id, seat, nonce)
+                payload = {
+                    "seat": seat,
+                    "controller": "human",
+                    "name": spec.name,
+                    "email": spec.email,
+                    "token_sha256": token_hash(token),
+                    "token_nonce": nonce,
+                }
+            else:
+                raise BadRequest('a seat is replaced "by" a bot or a human')
+            state = self._state(tx.s, rules, row)
+            event = self._record(tx, rules, row, SEAT_REPLACED, payload, actor, state)
+            if token and spec.email:
+                self._mail(tx, game_id, event.seq, "invitation", seat, spec.email, {})
+            return SeatLink(seat, spec.name, token, spec.email)
+
+    # -- undo -----------------------------------------------------------------------
+
+    def undo(self, game_id: str, token: str) -> Envelope:
+        """Take back the seat's last move (and everything after it). Alone when it
+        is the last event and showed nothing hidden; otherwise this asks the others
+        (UndoRequested) and happens once every other person agrees."""
+        with self._transaction() as tx:
+            row = self._game_row(tx.s, game_id, lock=True)
+            seat = self._seat_for(tx.s, game_id, token).seat
+            rules = get(row.game)
+            if row.undo_request_seq is not None:
+                raise BadRequest("an undo request is already waiting for answers")
+            moves = moves_in_force(log.events(tx.s, game_id))
+            own = [m for m in moves if m.type == ACTION_TAKEN and m.payload["seat"] == seat]
+            if not own:
+                raise BadRequest("you have no move to take back")
+            target = own[-1]
+            back_to = target.seq - 1
+            restored = states.state_at(tx.s, rules, game_id, back_to)
+            shown = states.state_at(tx.s, rules, game_id, target.seq)
+            others = self._other_people(tx.s, game_id, seat)
+            if not others or (target.seq == row.head_seq and not rules.reveals(restored, shown)):
+                payload = {"back_to": back_to, "asked_by": seat, "agreed": []}
+                return self._undo_done(tx, rules, row, payload, f"seat:{seat}", restored)
+            state = self._state(tx.s, rules, row)
+            payload = {"seat": seat, "back_to": back_to}
+            event = self._record(tx, rules, row, UNDO_REQUESTED, payload, f"seat:{seat}", state)
+            for other in others:
+                self._mail_seat(tx, game_id, event.seq, "undo_request", other, {"asked_by": seat})
+            return event
+
+    def answer_undo(self, game_id: str, token: str, agree: bool) -> Envelope:
+        """Agree to or refuse the waiting undo request; the last agreement does it,
+        a refusal closes it."""
+        with self._transaction() as tx:
+            row = self._game_row(tx.s, game_id, lock=True)
+            seat = self._seat_for(tx.s, game_id, token).seat
+            rules = get(row.game)
+            if row.undo_request_seq is None:
+                raise BadRequest("no undo request is waiting for an answer")
+            since = log.events(tx.s, game_id, after=row.undo_request_seq - 1)
+            request = since[0].payload
+            answered = {e.payload["seat"] for e in since if e.type == UNDO_ANSWERED}
+            if seat == request["seat"]:
+                raise BadRequest("you asked for this undo; the others answer it")
+            if seat in answered:
+                raise BadRequest("you have already answered this undo request")
+            state = self._state(tx.s, rules, row)
+            payload = {"seat": seat, "request": row.undo_request_seq, "agree": bool(agree)}
+            event = self._record(tx, rules, row, UNDO_ANSWERED, payload, f"seat:{seat}", state)
+            people = {o.seat for o in self._other_people(tx.s, game_id, request["seat"])}
+            if agree and people <= answered | {seat}:
+                restored = states.state_at(tx.s, rules, game_id, request["back_to"])
+                done = {
+                    "back_to": request["back_to"],
+                    "asked_by": request["seat"],
+                    "agreed": sorted(people),
+                }
+                return self._undo_done(tx, rules, row, done, f"seat:{seat}", restored)
+            return event
+
+    def _undo_done(
+        self, tx: Tx, rules: Rules, row: Game, payload: dict[str, Any], actor: str, state: Any
+    ) -> Envelope:
+        event = self._record(tx, rules, row, UNDO_DONE, payload, actor, state)
+        to_move = rules.to_move(state)
+        if to_move is not None:
+            seat = tx.s.get(Seat, (row.id, to_move))
+            self._mail_seat(tx, row.id, event.seq, "your_turn", seat, {"after_undo": True})
+        return event
+
+    def _other_people(self, s: Session, game_id: str, seat: int) -> list[Seat]:
+        rows = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat != seat)).all()
+        return [r for r in rows if r.controller == "human"]
+
+    # -- reading --------------------------------------------------------------------
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token plays in this game; None (a spectator) without a token.
+        A token that is not valid here is refused (Forbidden)."""
+        with self.db.read() as s:
+            self._game_row(s, game_id)
+            return self._seat_for(s, game_id, token).seat if token else None
+
+    def state_at(self, game_id: str, seq: int | None = None, seat: int | None = None) -> dict:
+        """The state document at `seq` (default: the head) as `seat` may see it."""
+        with self.db.read() as s:
+            row = self._game_row(s, game_id)
+            rules = get(row.game)
+            if seq is None or seq == row.head_seq:
+                seq, state = row.head_seq, self._state(s, rules, row)
+            elif 1 <= seq < row.head_seq:
+                state = states.state_at(s, rules, game_id, seq)
+            else:
+                raise NotFound(f"game {game_id} has seq 1 to {row.head_seq}, not {seq}")
+            doc = rules.view(state, seat)
+            return {"id": game_id, "seq": seq, "head_hash": row.head_hash, **doc}
+
+    def describe(self, game_id: str, seq: int | None = None, seat: int | None = None) -> str:
+        """The position at `seq` (default: the head) as text, as `seat` may see it."""
+        with self.db.read() as s:
+            row = self._game_row(s, game_id)
+            rules = get(row.game)
+            seq = row.head_seq if seq is None else seq
+            if not 1 <= seq <= row.head_seq:
+                raise NotFound(f"game {game_id} has seq 1 to {row.head_seq}, not {seq}")
+            state = (
+                self._state(s, rules, row)
+                if seq == row.head_seq
+                else (states.state_at(s, rules, game_id, seq))
+            )
+            header = f"Game {game_id} at seq {seq} of {row.head_seq} (head {row.head_hash})"
+            return header + "\n" + rules.describe(state, seat)
+
+    def legal(self, game_id: str, seat: int | None) -> list[str]:
+        """The seat's legal actions now, in canonical notation (none for others)."""
+        if seat is None:
+            return []
+        with self.db.read() as s:
+            row = self._game_row(s, game_id)
+            rules = get(row.game)
+            state = self._state(s, rules, row)
+            return [rules.format(a) for a in rules.legal_actions(state, seat)]
+
+    def history(self, game_id: str) -> list[Happened]:
+        """Every event of the game as a sentence, in order."""
+        with self.db.read() as s:
+            row = self._game_row(s, game_id)
+            return self._happened(s, get(row.game), game_id, 0, row.head_seq)
+
+    def seat_links(self, game_id: str) -> list[SeatLink]:
+        """Every seat with its current token (derived again from the secret key)."""
+        with self.db.read() as s:
+            self._game_row(s, game_id)
+            rows = s.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat)).all()
+            return [
+                SeatLink(
+                    r.seat,
+                    r.name,
+                    None if r.controller != "human" else self._token(game_id, r),
+                    r.email,
+                )
+                for r in rows
+            ]
+
+    def _token(self, game_id: str, seat: Seat) -> str:
+        return seat_token(self._key, game_id, seat.seat, seat.token_nonce)
+
+    def games(self) -> list[Game]:
+        with self.db.read() as s:
+            return list(s.exec(select(Game).order_by(Game.created_at)).all())
+
+    # -- the log file: export, import, verify, rebuild ------------------------------
+
+    def export_log(self, game_id: str, seat: int | None = None) -> dict[str, Any]:
+        """The game as a log file (DESIGN.md contract), redacted for `seat` while
+        the game runs; once it has ended it carries the seed, so anyone can check
+        the seed's SHA-256 and replay it."""
+        with self.db.read() as s:
+            row = self._game_row(s, game_id)
+            rules = get(row.game)
+            events = log.events(s, game_id)
+            created = events[0].payload
+            state = self._state(s, rules, row)
+        setup = {"players": [p["name"] for p in created["players"]], **created["setup"]}
+        actions = [
+            {"seat": m.payload["seat"], "action": rules.format(rules.parse(m.payload["action"]))}
+            for m in moves_in_force(events)
+        ]
+        return {
+            "format": rules.log_format,
+            "setup": rules.public_setup(setup, state, seat),
+            "actions": actions,
+            "game": {
+                "id": game_id,
+                "status": row.status,
+                "head_seq": row.head_seq,
+                "head_hash": row.head_hash,
+            },
+        }
+
+    def import_log(self, doc: Mapping[str, Any], actor: str = "import") -> Created:
+        """A new game from a log file: every action is checked before anything is
+        stored; an illegal one refuses the whole file, naming the action."""
+        if not isinstance(doc, Mapping):
+            raise BadRequest("a game log is a JSON object")
+        try:
+            rules = for_log_format(doc.get("format"))
+        except KeyError as error:
+            raise BadRequest(str(error.args[0])) from None
+        setup = dict(doc.get("setup") or {})
+        names = setup.pop("players", None)
+        claimed = setup.pop("seed_sha256", None)
+        if not isinstance(names, list) or not names:
+            raise BadRequest('the log needs "setup.players", a list of names')
+        if claimed is not None and "seed" in setup and claimed != _sha256(str(setup["seed"])):
+            raise BadRequest("the seed does not match its SHA-256 in the log")
+        specs = [
+            self._checked_player(PlayerSpec(n["name"] if isinstance(n, dict) else str(n)))
+            for n in names
+        ]
+        try:
+            state = rules.setup([p.name for p in specs], setup)
+        except SetupError as error:
+            raise BadRequest(f"setup: {error}") from None
+        initial, moves = state, []
+        for number, entry in enumerate(doc.get("actions") or [], start=1):
+            given = entry.get("action") if isinstance(entry, Mapping) else None
+            seat = entry.get("seat") if isinstance(entry, Mapping) else None
+            try:
+                move = rules.check(state, rules.parse(given), seat)
+            except (IllegalAction, TypeError) as error:
+                raise BadRequest(f'action {number} (seat {seat}, "{given}"): {error}') from None
+            moves.append((seat, move, state))
+            state = rules.perform(state, move)
+        with self._transaction() as tx:
+            chosen = game_options.checked(None)
+            game_id, links, row = self._start(tx, rules, specs, chosen, setup, initial, actor)
+            for seat, move, before in moves:
+                self._move(tx, rules, row, seat, ACTION_TAKEN, move, before, actor=actor)
+        return Created(game_id, row.head_seq, links)
+
+    def verify(self, game_id: str) -> list[str]:
+        """Everything wrong with the stored game: a broken hash chain, an event that
+        does not fold (an illegal or non-canonical move, an unknown type), read
+        models that disagree with the log. Empty when the game is sound."""
+        with self.db.read() as s:
+            row = self._game_row(s, game_id)
+            problems = log.chain_problems(s, game_id)
+            try:
+                events = log.events(s, game_id)
+            except ValueError as error:
+                return [*problems, f"an event cannot be read: {error}"]
+        rules = get(events[0].payload["game"])
+        stack = [(1, states.initial_state(rules, events[0].payload))]
+        for event in events[1:]:
+            if event.type in MOVES:
+                seat, given = event.payload["seat"], event.payload["action"]
+                try:
+                    move = rules.check(stack[-1][1], rules.parse(given), seat)
+                except IllegalAction as error:
+                    problems.append(f"seq {event.seq}: seat {seat}'s move does not fold: {error}")
+                    break
+                if rules.to_json(move) != given:
+                    problems.append(f"seq {event.seq}: the move is not in canonical form")
+                stack.append((event.seq, rules.perform(stack[-1][1], move)))
+            elif event.type == UNDO_DONE:
+                while stack[-1][0] > event.payload["back_to"]:
+                    stack.pop()
+        last = events[-1]
+        if (row.head_seq, row.head_hash) != (last.seq, last.hash):
+            problems.append("the games read model does not point at the last event")
+        return problems
+
+    def rebuild(self) -> int:
+        """Recreate every read model and snapshot from the events alone."""
+        with self.db.write() as s:
+            count = projection.rebuild(s, self.settings.snapshot_every)
+        with self._lock:
+            self._cache.clear()
+        return count
+
+    # -- the parts of a transaction -----------------------------------------------
+
+    def _game_row(self, s: Session, game_id: str, lock: bool = False) -> Game:
+        """The game's read-model row; `lock` serialises writers of this game."""
+        query = select(Game).where(Game.id == game_id)
+        row = s.exec(query.with_for_update() if lock else query).first()
+        if row is None:
+            raise NotFound(f"there is no game {game_id}")
+        return row
+
+    def _seat_for(self, s: Session, game_id: str, token: str) -> Seat:
+        if not token:
+            raise Forbidden("this needs your personal link (a seat token)")
+        row = s.exec(select(Seat).where(Seat.token_sha256 == token_hash(token))).first()
+        if row is None or row.controller != "human":
+            raise Forbidden("this link is not valid (it may have been replaced)")
+        if row.game_id != game_id:
+            raise Forbidden("this link belongs to another game")
+        return row
+
+    def _check_expected(self, s: Session, rules: Rules, row: Game, expected: int | None) -> None:
+        if expected is None or expected == row.head_seq:
+            return
+        if not 1 <= expected <= row.head_seq:
+            raise BadRequest(f"expected_seq {expected}: the game has seq 1 to {row.head_seq}")
+        raise self._stale(s, rules, row, expected)
+
+    def _stale(self, s: Session, rules: Rules, row: Game, expected: int) -> Stale:
+        since = self._happened(s, rules, row.id, expected, row.head_seq)
+        return Stale(expected, row.head_seq, since)
+
+    def _happened(
+        self, s: Session, rules: Rules, game_id: str, after: int, upto: int
+    ) -> list[Happened]:
+        """The events after < seq <= upto, each told as a sentence."""
+        out = []
+        base = max(after, 1)
+        folder = states.Folder(rules, base, states.state_at(s, rules, game_id, base))
+        for event in log.events(s, game_id, after=after, upto=upto):
+            before = folder.state
+            if event.type == UNDO_DONE and event.payload["back_to"] < folder.base_seq:
+                restored = states.state_at(s, rules, game_id, event.seq)
+                folder = states.Folder(rules, event.seq, restored)
+            elif event.seq > 1:
+                folder.push(event)
+            text = history.describe(rules, event, before, folder.state)
+            out.append(Happened(event.seq, event.type, event.payload.get("seat"), text))
+        return out
+
+    def _state(self, s: Session, rules: Rules, row: Game) -> Any:
+        """The state at the game's head: from the cache when it matches the head
+        this transaction sees, else from the snapshots."""
+        with self._lock:
+            cached = self._cache.get(row.id)
+            if cached is not None and cached[:2] == (row.head_seq, row.head_hash):
+                self._cache.move_to_end(row.id)
+                return cached[2]
+        return states.state_at(s, rules, row.id, row.head_seq)
+
+    def _remember(self, game_id: str, seq: int, digest: str, state: Any) -> None:
+        with self._lock:
+            self._cache[game_id] = (seq, digest, state)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def _record(
+        self,
+        tx: Tx,
+        rules: Rules,
+        row: Game,
+        type: str,
+        payload: dict[str, Any],
+        actor: str,
+        state: Any,
+        key: str | None = None,
+    ) -> Envelope:
+        """Append one event after the head, project it, snapshot the new head."""
+        event = log.append(
+            tx.s,
+            row.id,
+            (row.head_seq, row.head_hash),
+            type,
+            payload,
+            actor,
+            timestamp(self.clock()),
+            key,
+        )
+        projection.project(tx.s, rules, event, state)
+        tx.s.flush()
+        states.keep_snapshot(tx.s, rules, row.id, event.seq, state, self.settings.snapshot_every)
+        tx.done.append((row.id, event.seq, event.hash, state))
+        return event
+
+    def _mail(
+        self,
+        tx: Tx,
+        game_id: str,
+        seq: int,
+        kind: str,
+        seat: int | None,
+        to: str,
+        payload: dict[str, Any],
+    ) -> None:
+        tx.s.add(
+            Outbox(
+                game_id=game_id,
+                seq=seq,
+                kind=kind,
+                seat=seat,
+                to_address=to,
+                payload=payload,
+                created_at=timestamp(self.clock()),
+            )
+        )
+
+    def _mail_seat(
+        self, tx: Tx, game_id: str, seq: int, kind: str, seat: Seat, payload: dict[str, Any]
+    ) -> None:
+        if seat.email and seat.controller == "human":
+            self._mail(tx, game_id, seq, kind, seat.seat, seat.email, payload)
+
+    def _mails_after_move(
+        self, tx: Tx, rules: Rules, game_id: str, seq: int, before: Any, after: Any
+    ) -> None:
+        seats = tx.s.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat)).all()
+        to_move = rules.to_move(after)
+        if to_move is None:
+            for seat in seats:
+                self._mail_seat(tx, game_id, seq, "game_over", seat, {})
+            return
+        if rules.round(after) > rules.round(before):
+            for seat in seats:
+                payload = {"round": rules.round(before)}
+                self._mail_seat(tx, game_id, seq, "round_scored", seat, payload)
+        for seat in seats:
+            if seat.seat == to_move:
+                self._mail_seat(tx, game_id, seq, "your_turn", seat, {})

@@ -1,0 +1,1 @@
+"""The store: the events table (the only truth), read models, snapshots, outbox."""

@@ -1,0 +1,106 @@
+"""The database tables. `events` is the only source of truth; `games`, `seats` and
+`snapshots` are derived from it (and rebuilt by `pbem db rebuild`); `outbox` holds
+the mails that events call for, until they are delivered."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Event(SQLModel, table=True):
+    """One immutable event of one game; (game_id, seq) is unique and gapless."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "idempotency_key"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int = Field(primary_key=True)
+    type: str = Field(max_length=40)
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    actor: str = Field(max_length=80)
+    created_at: str = Field(max_length=32)  # canonical UTC text, as hashed
+    idempotency_key: str | None = Field(default=None, max_length=200)
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+
+
+class Game(SQLModel, table=True):
+    """Read model: one row per game, what lists and the scheduler ask about."""
+
+    __tablename__ = "games"
+    __table_args__ = (Index(None, "status", "deadline_at"),)
+
+    id: str = Field(primary_key=True, max_length=32)
+    game: str = Field(max_length=32)
+    status: str = Field(max_length=16)  # playing or finished
+    turn: int | None = None
+    round: int
+    head_seq: int
+    head_hash: str = Field(max_length=64)
+    created_at: str = Field(max_length=32)
+    updated_at: str = Field(max_length=32)
+    deadline_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+    public: bool = False
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    undo_request_seq: int | None = None  # a pending undo request, if any
+
+
+class Seat(SQLModel, table=True):
+    """Read model: who plays each seat, and how to reach and recognise them."""
+
+    __tablename__ = "seats"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    name: str = Field(max_length=200)
+    email: str | None = Field(default=None, max_length=320, index=True)
+    token_sha256: str = Field(max_length=64, unique=True)
+    token_nonce: str = Field(max_length=64)
+    controller: str = Field(max_length=40)  # "human" or "bot:<name>"
+    timeouts: int = 0
+
+
+class Snapshot(SQLModel, table=True):
+    """A cache of the folded state at one seq (every N events, and the head)."""
+
+    __tablename__ = "snapshots"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int = Field(primary_key=True)
+    engine_version: str = Field(max_length=16)
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
+class Outbox(SQLModel, table=True):
+    """A mail to send, written in the transaction of the event that calls for it."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (UniqueConstraint("game_id", "seq", "kind", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=32, index=True)
+    seq: int
+    kind: str = Field(max_length=32)
+    seat: int | None = None
+    to_address: str = Field(max_length=320)
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="pending", max_length=16, index=True)
+    attempts: int = 0
+    message_id: str | None = Field(default=None, max_length=200)
+    last_error: str | None = Field(default=None, max_length=2000)
+    created_at: str = Field(max_length=32)
+    sent_at: str | None = Field(default=None, max_length=32)

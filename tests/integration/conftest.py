@@ -1,0 +1,104 @@
+"""Databases for the store and service tests: every test that takes `database_url`
+(or what is built on it) runs on SQLite and on PostgreSQL. PostgreSQL is the server
+PBEM_TEST_DATABASE_URL names (its user must be allowed to create databases);
+without it those tests skip, saying why, except under CI, where they fail."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from pbem.config import load_settings
+from pbem.service import Service
+from pbem.store import migrate
+from pbem.store.database import Database
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+_numbers = itertools.count()
+
+
+def _postgres_database(worker: str) -> str:
+    """A new, empty database on the test server; its URL."""
+    base = make_url(PG_URL).set(drivername="postgresql+psycopg")
+    name = f"pbem_t_{worker}_{os.getpid()}_{next(_numbers)}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def _drop_postgres_database(url: str) -> None:
+    parsed = make_url(url)
+    admin = create_engine(
+        make_url(PG_URL).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+    )
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def _need_postgres() -> None:
+    if PG_URL:
+        return
+    if os.environ.get("CI"):
+        pytest.fail("CI must run the PostgreSQL tests: set PBEM_TEST_DATABASE_URL")
+    pytest.skip("PostgreSQL tests need PBEM_TEST_DATABASE_URL (.ci/run sets it)")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path, worker_id) -> Iterator[str]:
+    """The URL of a new, empty, migrated database of each kind."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+    else:
+        _need_postgres()
+        url = _postgres_database(worker_id)
+    database = Database(url)
+    migrate.upgrade(database)
+    database.dispose()
+    yield url
+    if request.param == "postgresql":
+        _drop_postgres_database(url)
+
+
+@pytest.fixture
+def database(database_url) -> Iterator[Database]:
+    database = Database(database_url)
+    yield database
+    database.dispose()
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def settings(database_url):
+    return load_settings({}, database_url=database_url, secret_key="test-secret", snapshot_every=5)
+
+
+@pytest.fixture
+def service(database, settings, clock) -> Service:
+    return Service(database, settings, clock)

@@ -1,0 +1,131 @@
+"""`pbem db` and `pbem game` (DESIGN.md contract) on the database PBEM_DATABASE_URL
+names: create, show, play, export, import (the new id alone on the last line) and
+verify (exit 0 only when the chain holds and every event folds)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import text
+
+from pbem.cli import main
+from pbem.games.mall import setup
+from pbem.store.database import Database
+
+
+@pytest.fixture
+def pbem(database_url, tmp_path):
+    env = {
+        "PBEM_DATABASE_URL": database_url,
+        "PBEM_SECRET_KEY": "cli-secret",
+        "PBEM_INSTANCE_DIR": str(tmp_path / "instance"),
+    }
+
+    def run(*args: str, expect: int = 0) -> str:
+        result = CliRunner().invoke(main, list(args), env=env)
+        assert result.exit_code == expect, result.output
+        return result.output
+
+    run.env = env
+    return run
+
+
+def create(pbem) -> tuple[str, dict[int, str]]:
+    output = pbem(
+        "game", "create", "--seat", "Ann <ann@example.com>", "--seat", "Ben", "--seed", "cli game"
+    )
+    game_id = re.search(r"created game (\w+)", output)[1]
+    tokens = {int(s): t for s, t in re.findall(r"seat (\d): .*token (\S+)", output)}
+    assert sorted(tokens) == [1, 2]
+    assert f"http://127.0.0.1:5000/g/{game_id}/{tokens[1]}" in output
+    return game_id, tokens
+
+
+def test_db_upgrade_reports_the_revision(pbem):
+    assert pbem("db", "upgrade") == "database at revision 0001\n"
+
+
+def test_create_play_show_and_refusals(pbem):
+    game_id, tokens = create(pbem)
+    first = setup(["Ann", "Ben"], seed="cli game").dispenser[0][0]  # the tile in L1
+    assert pbem("game", "play", game_id, "money L", "--token", tokens[1]) == (
+        f"seq 2: money L; takes {first} as money; +1 note\n"
+    )
+    refused = pbem("game", "play", game_id, "build L1 at 7,7", "--token", tokens[2], expect=2)
+    assert refused == "refused: (7,7) would float: nothing below supports it\n"
+    stale = pbem(
+        "game", "play", game_id, "money R", "--token", tokens[2], "--expected-seq", "1", expect=3
+    )
+    assert stale.startswith("refused: the game has moved on: you saw seq 1, it is now at seq 2")
+    doc = json.loads(pbem("game", "show", game_id, "--json", "--token", tokens[1]))
+    assert (doc["seq"], doc["turn"], doc["players"][0]["money"]) == (2, 2, 4)
+    assert doc["players"][0]["secret"] is not None and doc["players"][1]["secret"] is None
+    shown = pbem("game", "show", game_id, "--history")
+    assert f"   2  seat 1 played money L; takes {first} as money; +1 note" in shown
+    assert pbem("game", "list").startswith(f"{game_id}  mall  playing   round 1  seat 2 to move")
+
+
+def test_export_then_import_prints_the_new_id_alone_on_the_last_line(pbem, tmp_path):
+    game_id, tokens = create(pbem)
+    pbem("game", "play", game_id, "money L", "--token", tokens[1])
+    exported = json.loads(pbem("game", "export", game_id))
+    assert "seed" not in exported["setup"]  # redacted while the game runs
+    exported["setup"]["seed"] = "cli game"
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(exported))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pbem.cli", "game", "import", str(path)],
+        capture_output=True,
+        text=True,
+        env={**pbem.env, "PATH": ""},
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    new_id = proc.stdout.splitlines()[-1]
+    assert re.fullmatch(r"[a-z2-7]{16}", new_id) and new_id != game_id
+    again = json.loads(pbem("game", "show", new_id, "--json"))
+    assert again["seq"] == 2 and again["players"][0]["money"] == 4
+
+
+def test_verify_exits_0_on_a_sound_game_and_1_on_a_tampered_one(pbem, database_url):
+    game_id, tokens = create(pbem)
+    pbem("game", "play", game_id, "money L", "--token", tokens[1])
+    assert "the hash chain holds and every event folds" in pbem("game", "verify", game_id)
+    database = Database(database_url)
+    with database.write() as s:
+        connection = s.connection()
+        if database_url.startswith("sqlite"):
+            connection.execute(text("DROP TRIGGER events_no_update"))
+        else:
+            connection.execute(text("ALTER TABLE events DISABLE TRIGGER events_immutable"))
+        connection.execute(
+            text("UPDATE events SET actor = 'seat:2' WHERE game_id = :g AND seq = 2"),
+            {"g": game_id},
+        )
+    database.dispose()
+    output = pbem("game", "verify", game_id, expect=1)
+    assert "seq 2: the stored hash does not match its contents" in output
+    assert "1 problems" in output
+
+
+def test_game_commands_on_an_unmigrated_database_say_what_to_run(tmp_path):
+    result = CliRunner().invoke(
+        main,
+        ["game", "list"],
+        env={"PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite3'}", "PBEM_SECRET_KEY": "k"},
+    )
+    assert result.exit_code == 1
+    assert "run `pbem db upgrade`" in result.output
+
+
+def test_without_a_secret_key_outside_dev_mode_the_commands_refuse(tmp_path, database_url):
+    result = CliRunner().invoke(
+        main, ["game", "list"], env={"PBEM_DATABASE_URL": database_url, "PBEM_SECRET_KEY": ""}
+    )
+    assert result.exit_code == 1
+    assert "PBEM_SECRET_KEY must be set" in result.output

@@ -1,0 +1,53 @@
+"""Settings: config/defaults.toml, then the instance file, then PBEM_* variables; no
+secret has a usable default outside dev mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.config import DEV_SECRET_KEY, ConfigError, load_settings
+
+
+def test_defaults_come_from_the_config_folder(tmp_path):
+    settings = load_settings({"PBEM_INSTANCE_DIR": str(tmp_path)})
+    assert settings.database_url == f"sqlite:///{tmp_path}/pbem.sqlite3"
+    assert settings.sqlite_synchronous == "FULL"
+    assert settings.snapshot_every == 50
+    assert settings.dev is False and settings.admin_key == ""
+
+
+def test_the_instance_file_overrides_defaults_and_the_environment_overrides_both(tmp_path):
+    (tmp_path / "pbem.toml").write_text('base_url = "https://mall.example"\nsnapshot_every = 20\n')
+    settings = load_settings(
+        {"PBEM_INSTANCE_DIR": str(tmp_path), "PBEM_SNAPSHOT_EVERY": "7", "PBEM_DEV": "yes"}
+    )
+    assert settings.base_url == "https://mall.example"
+    assert settings.snapshot_every == 7
+    assert settings.dev is True
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"PBEM_DEV": "maybe"}, "dev: 'maybe' is not a yes or no"),
+        ({"PBEM_SNAPSHOT_EVERY": "often"}, "snapshot_every: 'often' is not a whole number"),
+        ({"PBEM_INSTANCE_FILE": "/nowhere/pbem.toml"}, "does not exist"),
+    ],
+)
+def test_a_malformed_setting_is_named(environ, message, tmp_path):
+    with pytest.raises(ConfigError, match=message):
+        load_settings({"PBEM_INSTANCE_DIR": str(tmp_path), **environ})
+
+
+def test_an_unknown_setting_in_the_instance_file_is_refused(tmp_path):
+    (tmp_path / "pbem.toml").write_text('databse_url = "sqlite://"\n')
+    with pytest.raises(ConfigError, match="unknown settings: databse_url"):
+        load_settings({"PBEM_INSTANCE_DIR": str(tmp_path)})
+
+
+def test_the_secret_key_has_a_default_only_in_dev_mode(tmp_path):
+    base = {"PBEM_INSTANCE_DIR": str(tmp_path)}
+    with pytest.raises(ConfigError, match="PBEM_SECRET_KEY must be set"):
+        load_settings(base).signing_key()
+    assert load_settings({**base, "PBEM_DEV": "1"}).signing_key() == DEV_SECRET_KEY.encode()
+    assert load_settings({**base, "PBEM_SECRET_KEY": "s3"}).signing_key() == b"s3"
