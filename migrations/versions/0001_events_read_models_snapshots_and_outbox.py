@@ -51,6 +51,8 @@ def upgrade() -> None:
         sa.Column("public", sa.Boolean(), nullable=False),
         sa.Column("options", sa.JSON(), nullable=False),
         sa.Column("undo_request_seq", sa.Integer(), nullable=True),
+        sa.Column("engine_version", sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
+        sa.Column("state", sa.JSON(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_games")),
     )
     with op.batch_alter_table("games", schema=None) as batch_op:

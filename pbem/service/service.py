@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import Connection, Row
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
 
 from pbem.config import Settings
 from pbem.games import Game as Rules
@@ -26,6 +26,7 @@ from pbem.store import log, projection, states
 from pbem.store.database import Database
 from pbem.store.events import (
     ACTION_TAKEN,
+    GENESIS,
     MOVES,
     SEAT_REPLACED,
     TURN_TIMED_OUT,
@@ -36,9 +37,8 @@ from pbem.store.events import (
     moves_in_force,
     timestamp,
 )
-from pbem.store.tables import Game, Outbox, Seat
 
-from . import history
+from . import history, rows
 from . import options as game_options
 from .errors import (
     Accepted,
@@ -68,10 +68,15 @@ class PlayerSpec:
 
 @dataclass
 class Tx:
-    """One command's transaction: its session, and the states it leaves behind for
-    the cache once (and only if) it commits."""
+    """One command's transaction on one game: its connection, the head it appends
+    after, the mails it calls for, and the states it leaves for the cache once (and
+    only if) it commits."""
 
-    s: Session
+    conn: Connection
+    game_id: str = ""
+    head: tuple[int, str] = (0, GENESIS)
+    undo_request: int | None = None
+    mails: list[dict[str, Any]] = field(default_factory=list)
     done: list[tuple[str, int, str, Any]] = field(default_factory=list)
 
 
@@ -85,6 +90,10 @@ def _new_game_id() -> str:
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _is_bot(seat: Row) -> bool:
+    return seat.controller.startswith(BOT)
 
 
 class Service:
@@ -105,11 +114,17 @@ class Service:
 
     @contextmanager
     def _transaction(self) -> Iterator[Tx]:
-        with self.db.write() as s:
-            tx = Tx(s)
+        with self.db.writing() as conn:
+            tx = Tx(conn)
             yield tx
+            rows.add_mails(tx.conn, tx.mails)
         for entry in tx.done:
             self._remember(*entry)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        with self.db.reading() as conn:
+            yield conn
 
     # -- creating games -------------------------------------------------------------
 
@@ -137,8 +152,8 @@ class Service:
         except SetupError as error:
             raise BadRequest(f"setup: {error}") from None
         with self._transaction() as tx:
-            game_id, links, _ = self._start(tx, rules, specs, chosen, setup, state, actor)
-        return Created(game_id, 1, links)
+            links = self._start(tx, rules, specs, chosen, setup, state, actor)
+        return Created(tx.game_id, 1, links)
 
     def _start(
         self,
@@ -149,13 +164,13 @@ class Service:
         setup: dict[str, Any],
         state: Any,
         actor: str,
-    ) -> tuple[str, list[SeatLink], Game]:
-        """GameCreated, its read models and snapshot, and the invitations."""
-        game_id = _new_game_id()
+    ) -> list[SeatLink]:
+        """GameCreated, its read models, and the invitations."""
+        tx.game_id = _new_game_id()
         links, seats = [], []
         for seat, spec in enumerate(specs, start=1):
             nonce = new_nonce()
-            token = seat_token(self._key, game_id, seat, nonce)
+            token = seat_token(self._key, tx.game_id, seat, nonce)
             seats.append(
                 {
                     "seat": seat,
@@ -168,7 +183,7 @@ class Service:
             )
             links.append(SeatLink(seat, spec.name, None if spec.bot else token, spec.email))
         payload = {
-            "game_id": game_id,
+            "game_id": tx.game_id,
             "game": rules.name,
             "content": rules.content,
             "engine_version": rules.version,
@@ -177,15 +192,12 @@ class Service:
             "setup": setup,
             "seed_sha256": _sha256(str(setup["seed"])) if "seed" in setup else None,
         }
-        event = log.start(tx.s, game_id, payload, actor, timestamp(self.clock()))
-        row = projection.project(tx.s, rules, event, state)
-        tx.s.flush()
-        states.keep_snapshot(tx.s, rules, game_id, 1, state, self.settings.snapshot_every)
-        tx.done.append((game_id, 1, event.hash, state))
+        event = log.start(tx.conn, tx.game_id, payload, actor, self._time())
+        self._project(tx, rules, event, state)
         for link in links:
             if link.token and link.email:
-                self._mail(tx, game_id, 1, "invitation", link.seat, link.email, {})
-        return game_id, links, row
+                self._mail(tx, 1, "invitation", link.seat, link.email, {})
+        return links
 
     def _checked_player(self, spec: PlayerSpec) -> PlayerSpec:
         name = " ".join(str(spec.name or "").split())  # no newlines, no runs of spaces
@@ -218,14 +230,15 @@ class Service:
         try:
             with self._transaction() as tx:
                 if idempotency_key is not None:
-                    earlier = self._earlier_answer(tx.s, game_id, idempotency_key)
+                    earlier = self._earlier_answer(tx.conn, game_id, idempotency_key)
                     if earlier is not None:
                         return earlier
-                row = self._game_row(tx.s, game_id, lock=True)
-                seat = self._seat_for(tx.s, game_id, token).seat
+                row = self._open(tx, game_id)
+                seats = rows.seats(tx.conn, game_id)
+                seat = self._seat_for(tx.conn, seats, token).seat
                 rules = get(row.game)
-                self._check_expected(tx.s, rules, row, expected_seq)
-                before = self._state(tx.s, rules, row)
+                self._check_expected(tx.conn, rules, row, expected_seq)
+                before = self._state(tx.conn, rules, row)
                 try:
                     move = rules.check(before, rules.parse(action), seat)
                 except IllegalAction as error:
@@ -233,7 +246,7 @@ class Service:
                 accepted, _ = self._move(
                     tx,
                     rules,
-                    row,
+                    seats,
                     seat,
                     ACTION_TAKEN,
                     move,
@@ -245,19 +258,19 @@ class Service:
         except IntegrityError:
             # A race the row lock cannot prevent (the first event of a key on two
             # connections): the winner's answer, or what happened since.
-            with self.db.read() as s:
-                earlier = idempotency_key and self._earlier_answer(s, game_id, idempotency_key)
+            with self._reading() as conn:
+                earlier = idempotency_key and self._earlier_answer(conn, game_id, idempotency_key)
                 if earlier:
                     return earlier
-                row = self._game_row(s, game_id)
+                row = self._row(conn, game_id)
                 seen = expected_seq if expected_seq is not None else row.head_seq - 1
-                raise self._stale(s, get(row.game), row, seen) from None
+                raise self._stale(conn, get(row.game), row, seen) from None
 
     def _move(
         self,
         tx: Tx,
         rules: Rules,
-        row: Game,
+        seats: list[Row],
         seat: int,
         type: str,
         move: Any,
@@ -267,21 +280,23 @@ class Service:
         key: str | None = None,
         extra: Mapping[str, Any] | None = None,
     ) -> tuple[Accepted, Any]:
-        """Store a checked move; returns the answer and the state after it."""
+        """Store a checked move and the mails it calls for; returns the answer and
+        the state after it."""
         after = rules.perform(before, move)
         payload = {"seat": seat, "action": rules.to_json(move), **(extra or {})}
-        event = self._record(tx, rules, row, type, payload, actor, after, key)
-        self._mails_after_move(tx, rules, row.id, event.seq, before, after)
+        event = self._record(tx, rules, type, payload, actor, after, key)
+        self._mails_after_move(tx, rules, seats, event.seq, before, after)
         narration = rules.narrate(before, move, after)
-        return Accepted(row.id, event.seq, seat, rules.format(move), narration, event.hash), after
+        accepted = Accepted(tx.game_id, event.seq, seat, rules.format(move), narration, event.hash)
+        return accepted, after
 
-    def _earlier_answer(self, s: Session, game_id: str, key: str) -> Accepted | None:
-        event = log.by_idempotency_key(s, game_id, key)
+    def _earlier_answer(self, conn: Connection, game_id: str, key: str) -> Accepted | None:
+        event = log.by_idempotency_key(conn, game_id, key)
         if event is None:
             return None
-        rules = get(self._game_row(s, game_id).game)
-        before = states.state_at(s, rules, game_id, event.seq - 1)
-        after = states.state_at(s, rules, game_id, event.seq)
+        rules = get(self._row(conn, game_id).game)
+        before = states.state_at(conn, rules, game_id, event.seq - 1)
+        after = states.state_at(conn, rules, game_id, event.seq)
         move = rules.parse(event.payload["action"])
         return Accepted(
             game_id,
@@ -300,18 +315,19 @@ class Service:
         the turn (TurnTimedOut), and under the `replace` policy a bot takes the seat
         for good after enough timeouts. Refused (Stale) if the game has moved on."""
         with self._transaction() as tx:
-            row = self._game_row(tx.s, game_id, lock=True)
+            row = self._open(tx, game_id)
             rules = get(row.game)
-            self._check_expected(tx.s, rules, row, expected_seq)
+            self._check_expected(tx.conn, rules, row, expected_seq)
             if row.turn != seat:
                 raise BadRequest(f"seat {seat} is not to move")
-            before = self._state(tx.s, rules, row)
+            seats = rows.seats(tx.conn, game_id)
+            before = self._state(tx.conn, rules, row)
             move = rules.bot("greedy", f"{game_id}/{row.head_seq}")(before)
             policy = row.options["timeout_policy"]
             accepted, after = self._move(
                 tx,
                 rules,
-                row,
+                seats,
                 seat,
                 TURN_TIMED_OUT,
                 move,
@@ -319,27 +335,27 @@ class Service:
                 actor=actor,
                 extra={"policy": policy},
             )
-            seat_row = tx.s.get(Seat, (game_id, seat))
-            self._mail_seat(tx, game_id, accepted.seq, "timed_out", seat_row, {})
-            if policy == "replace" and seat_row.timeouts >= row.options["replace_after"]:
+            timed_out = seats[seat - 1]
+            self._mail_seat(tx, accepted.seq, "timed_out", timed_out, {})
+            if policy == "replace" and timed_out.timeouts + 1 >= row.options["replace_after"]:
                 payload = {"seat": seat, "controller": f"{BOT}greedy"}
-                self._record(tx, rules, row, SEAT_REPLACED, payload, actor, after)
+                self._record(tx, rules, SEAT_REPLACED, payload, actor, after)
             return accepted
 
     def play_bot(self, game_id: str, seat: int, expected_seq: int) -> Accepted:
         """A bot seat's turn, as its bot chooses (the same choice for the same seq)."""
         with self._transaction() as tx:
-            row = self._game_row(tx.s, game_id, lock=True)
+            row = self._open(tx, game_id)
             rules = get(row.game)
-            self._check_expected(tx.s, rules, row, expected_seq)
-            seat_row = tx.s.get(Seat, (game_id, seat))
-            if row.turn != seat or seat_row is None or not seat_row.controller.startswith(BOT):
+            self._check_expected(tx.conn, rules, row, expected_seq)
+            seats = rows.seats(tx.conn, game_id)
+            if row.turn != seat or not _is_bot(seats[seat - 1]):
                 raise BadRequest(f"seat {seat} is not a bot to move")
-            before = self._state(tx.s, rules, row)
-            bot = seat_row.controller.removeprefix(BOT)
-            move = rules.bot(bot, f"{game_id}/{row.head_seq}")(before)
+            before = self._state(tx.conn, rules, row)
+            controller = seats[seat - 1].controller
+            move = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before)
             accepted, _ = self._move(
-                tx, rules, row, seat, ACTION_TAKEN, move, before, actor=seat_row.controller
+                tx, rules, seats, seat, ACTION_TAKEN, move, before, actor=controller
             )
             return accepted
 
@@ -347,12 +363,12 @@ class Service:
         """Play bot seats' turns until a person is to move or the game has ended."""
         played = []
         while True:
-            with self.db.read() as s:
-                row = self._game_row(s, game_id)
-                seat = s.get(Seat, (game_id, row.turn)) if row.turn is not None else None
-            if seat is None or not seat.controller.startswith(BOT):
+            with self._reading() as conn:
+                row = self._row(conn, game_id)
+                seats = rows.seats(conn, game_id)
+            if row.turn is None or not _is_bot(seats[row.turn - 1]):
                 return played
-            played.append(self.play_bot(game_id, seat.seat, row.head_seq))
+            played.append(self.play_bot(game_id, row.turn, row.head_seq))
 
     # -- seats ----------------------------------------------------------------------
 
@@ -370,17 +386,17 @@ class Service:
         """Hand a seat to a bot (`by` = "bot") or to a person (`by` = "human", with
         a new link; the old one stops working)."""
         with self._transaction() as tx:
-            row = self._game_row(tx.s, game_id, lock=True)
+            row = self._open(tx, game_id)
             rules = get(row.game)
-            seat_row = tx.s.get(Seat, (game_id, seat))
-            if seat_row is None:
+            seats = rows.seats(tx.conn, game_id)
+            if not 1 <= seat <= len(seats):
                 raise NotFound(f"game {game_id} has no seat {seat}")
             token = None
             if by == "bot":
-                spec = self._checked_player(PlayerSpec(seat_row.name, bot=bot))
+                spec = self._checked_player(PlayerSpec(seats[seat - 1].name, bot=bot))
                 payload: dict[str, Any] = {"seat": seat, "controller": f"{BOT}{spec.bot}"}
             elif by == "human":
-                spec = self._checked_player(PlayerSpec(name or seat_row.name, email))
+                spec = self._checked_player(PlayerSpec(name or seats[seat - 1].name, email))
                 nonce = new_nonce()
                 token = seat_token(self._key, game_id, seat, nonce)
                 payload = {
@@ -393,10 +409,10 @@ class Service:
                 }
             else:
                 raise BadRequest('a seat is replaced "by" a bot or a human')
-            state = self._state(tx.s, rules, row)
-            event = self._record(tx, rules, row, SEAT_REPLACED, payload, actor, state)
+            state = self._state(tx.conn, rules, row)
+            event = self._record(tx, rules, SEAT_REPLACED, payload, actor, state)
             if token and spec.email:
-                self._mail(tx, game_id, event.seq, "invitation", seat, spec.email, {})
+                self._mail(tx, event.seq, "invitation", seat, spec.email, {})
             return SeatLink(seat, spec.name, token, spec.email)
 
     # -- undo -----------------------------------------------------------------------
@@ -406,150 +422,146 @@ class Service:
         is the last event and showed nothing hidden; otherwise this asks the others
         (UndoRequested) and happens once every other person agrees."""
         with self._transaction() as tx:
-            row = self._game_row(tx.s, game_id, lock=True)
-            seat = self._seat_for(tx.s, game_id, token).seat
+            row = self._open(tx, game_id)
+            seats = rows.seats(tx.conn, game_id)
+            seat = self._seat_for(tx.conn, seats, token).seat
             rules = get(row.game)
             if row.undo_request_seq is not None:
                 raise BadRequest("an undo request is already waiting for answers")
-            moves = moves_in_force(log.events(tx.s, game_id))
+            moves = moves_in_force(log.events(tx.conn, game_id))
             own = [m for m in moves if m.type == ACTION_TAKEN and m.payload["seat"] == seat]
             if not own:
                 raise BadRequest("you have no move to take back")
             target = own[-1]
             back_to = target.seq - 1
-            restored = states.state_at(tx.s, rules, game_id, back_to)
-            shown = states.state_at(tx.s, rules, game_id, target.seq)
-            others = self._other_people(tx.s, game_id, seat)
+            restored = states.state_at(tx.conn, rules, game_id, back_to)
+            shown = states.state_at(tx.conn, rules, game_id, target.seq)
+            others = [s for s in seats if s.seat != seat and not _is_bot(s)]
             if not others or (target.seq == row.head_seq and not rules.reveals(restored, shown)):
                 payload = {"back_to": back_to, "asked_by": seat, "agreed": []}
-                return self._undo_done(tx, rules, row, payload, f"seat:{seat}", restored)
-            state = self._state(tx.s, rules, row)
+                return self._undo_done(tx, rules, seats, payload, f"seat:{seat}", restored)
+            state = self._state(tx.conn, rules, row)
             payload = {"seat": seat, "back_to": back_to}
-            event = self._record(tx, rules, row, UNDO_REQUESTED, payload, f"seat:{seat}", state)
+            event = self._record(tx, rules, UNDO_REQUESTED, payload, f"seat:{seat}", state)
             for other in others:
-                self._mail_seat(tx, game_id, event.seq, "undo_request", other, {"asked_by": seat})
+                self._mail_seat(tx, event.seq, "undo_request", other, {"asked_by": seat})
             return event
 
     def answer_undo(self, game_id: str, token: str, agree: bool) -> Envelope:
         """Agree to or refuse the waiting undo request; the last agreement does it,
         a refusal closes it."""
         with self._transaction() as tx:
-            row = self._game_row(tx.s, game_id, lock=True)
-            seat = self._seat_for(tx.s, game_id, token).seat
+            row = self._open(tx, game_id)
+            seats = rows.seats(tx.conn, game_id)
+            seat = self._seat_for(tx.conn, seats, token).seat
             rules = get(row.game)
             if row.undo_request_seq is None:
                 raise BadRequest("no undo request is waiting for an answer")
-            since = log.events(tx.s, game_id, after=row.undo_request_seq - 1)
+            since = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)
             request = since[0].payload
             answered = {e.payload["seat"] for e in since if e.type == UNDO_ANSWERED}
             if seat == request["seat"]:
                 raise BadRequest("you asked for this undo; the others answer it")
             if seat in answered:
                 raise BadRequest("you have already answered this undo request")
-            state = self._state(tx.s, rules, row)
+            state = self._state(tx.conn, rules, row)
             payload = {"seat": seat, "request": row.undo_request_seq, "agree": bool(agree)}
-            event = self._record(tx, rules, row, UNDO_ANSWERED, payload, f"seat:{seat}", state)
-            people = {o.seat for o in self._other_people(tx.s, game_id, request["seat"])}
+            event = self._record(tx, rules, UNDO_ANSWERED, payload, f"seat:{seat}", state)
+            people = {s.seat for s in seats if s.seat != request["seat"] and not _is_bot(s)}
             if agree and people <= answered | {seat}:
-                restored = states.state_at(tx.s, rules, game_id, request["back_to"])
+                restored = states.state_at(tx.conn, rules, game_id, request["back_to"])
                 done = {
                     "back_to": request["back_to"],
                     "asked_by": request["seat"],
                     "agreed": sorted(people),
                 }
-                return self._undo_done(tx, rules, row, done, f"seat:{seat}", restored)
+                return self._undo_done(tx, rules, seats, done, f"seat:{seat}", restored)
             return event
 
     def _undo_done(
-        self, tx: Tx, rules: Rules, row: Game, payload: dict[str, Any], actor: str, state: Any
+        self,
+        tx: Tx,
+        rules: Rules,
+        seats: list[Row],
+        payload: dict[str, Any],
+        actor: str,
+        state: Any,
     ) -> Envelope:
-        event = self._record(tx, rules, row, UNDO_DONE, payload, actor, state)
+        event = self._record(tx, rules, UNDO_DONE, payload, actor, state)
         to_move = rules.to_move(state)
         if to_move is not None:
-            seat = tx.s.get(Seat, (row.id, to_move))
-            self._mail_seat(tx, row.id, event.seq, "your_turn", seat, {"after_undo": True})
+            self._mail_seat(tx, event.seq, "your_turn", seats[to_move - 1], {"after_undo": True})
         return event
-
-    def _other_people(self, s: Session, game_id: str, seat: int) -> list[Seat]:
-        rows = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat != seat)).all()
-        return [r for r in rows if r.controller == "human"]
 
     # -- reading --------------------------------------------------------------------
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
         """The seat a token plays in this game; None (a spectator) without a token.
         A token that is not valid here is refused (Forbidden)."""
-        with self.db.read() as s:
-            self._game_row(s, game_id)
-            return self._seat_for(s, game_id, token).seat if token else None
+        with self._reading() as conn:
+            self._row(conn, game_id)
+            return self._seat_for(conn, rows.seats(conn, game_id), token).seat if token else None
 
     def state_at(self, game_id: str, seq: int | None = None, seat: int | None = None) -> dict:
         """The state document at `seq` (default: the head) as `seat` may see it."""
-        with self.db.read() as s:
-            row = self._game_row(s, game_id)
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
             rules = get(row.game)
-            if seq is None or seq == row.head_seq:
-                seq, state = row.head_seq, self._state(s, rules, row)
-            elif 1 <= seq < row.head_seq:
-                state = states.state_at(s, rules, game_id, seq)
-            else:
-                raise NotFound(f"game {game_id} has seq 1 to {row.head_seq}, not {seq}")
+            seq, state = self._state_at(conn, rules, row, seq)
             doc = rules.view(state, seat)
             return {"id": game_id, "seq": seq, "head_hash": row.head_hash, **doc}
 
     def describe(self, game_id: str, seq: int | None = None, seat: int | None = None) -> str:
         """The position at `seq` (default: the head) as text, as `seat` may see it."""
-        with self.db.read() as s:
-            row = self._game_row(s, game_id)
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
             rules = get(row.game)
-            seq = row.head_seq if seq is None else seq
-            if not 1 <= seq <= row.head_seq:
-                raise NotFound(f"game {game_id} has seq 1 to {row.head_seq}, not {seq}")
-            state = (
-                self._state(s, rules, row)
-                if seq == row.head_seq
-                else (states.state_at(s, rules, game_id, seq))
-            )
+            seq, state = self._state_at(conn, rules, row, seq)
             header = f"Game {game_id} at seq {seq} of {row.head_seq} (head {row.head_hash})"
             return header + "\n" + rules.describe(state, seat)
+
+    def _state_at(self, conn: Connection, rules: Rules, row: Row, seq: int | None) -> tuple:
+        if seq is None or seq == row.head_seq:
+            return row.head_seq, self._state(conn, rules, row)
+        if not 1 <= seq < row.head_seq:
+            raise NotFound(f"game {row.id} has seq 1 to {row.head_seq}, not {seq}")
+        return seq, states.state_at(conn, rules, row.id, seq)
 
     def legal(self, game_id: str, seat: int | None) -> list[str]:
         """The seat's legal actions now, in canonical notation (none for others)."""
         if seat is None:
             return []
-        with self.db.read() as s:
-            row = self._game_row(s, game_id)
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
             rules = get(row.game)
-            state = self._state(s, rules, row)
+            state = self._state(conn, rules, row)
             return [rules.format(a) for a in rules.legal_actions(state, seat)]
 
     def history(self, game_id: str) -> list[Happened]:
         """Every event of the game as a sentence, in order."""
-        with self.db.read() as s:
-            row = self._game_row(s, game_id)
-            return self._happened(s, get(row.game), game_id, 0, row.head_seq)
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            return self._happened(conn, get(row.game), game_id, 0, row.head_seq)
 
     def seat_links(self, game_id: str) -> list[SeatLink]:
         """Every seat with its current token (derived again from the secret key)."""
-        with self.db.read() as s:
-            self._game_row(s, game_id)
-            rows = s.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat)).all()
-            return [
-                SeatLink(
-                    r.seat,
-                    r.name,
-                    None if r.controller != "human" else self._token(game_id, r),
-                    r.email,
-                )
-                for r in rows
-            ]
+        with self._reading() as conn:
+            self._row(conn, game_id)
+            seats = rows.seats(conn, game_id)
+        return [
+            SeatLink(
+                s.seat,
+                s.name,
+                None if _is_bot(s) else seat_token(self._key, game_id, s.seat, s.token_nonce),
+                s.email,
+            )
+            for s in seats
+        ]
 
-    def _token(self, game_id: str, seat: Seat) -> str:
-        return seat_token(self._key, game_id, seat.seat, seat.token_nonce)
-
-    def games(self) -> list[Game]:
-        with self.db.read() as s:
-            return list(s.exec(select(Game).order_by(Game.created_at)).all())
+    def games(self) -> list[Row]:
+        """Every game's row (id, game, status, turn, round, head_seq, ...)."""
+        with self._reading() as conn:
+            return rows.games(conn)
 
     # -- the log file: export, import, verify, rebuild ------------------------------
 
@@ -557,12 +569,12 @@ class Service:
         """The game as a log file (DESIGN.md contract), redacted for `seat` while
         the game runs; once it has ended it carries the seed, so anyone can check
         the seed's SHA-256 and replay it."""
-        with self.db.read() as s:
-            row = self._game_row(s, game_id)
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
             rules = get(row.game)
-            events = log.events(s, game_id)
-            created = events[0].payload
-            state = self._state(s, rules, row)
+            events = log.events(conn, game_id)
+            state = self._state(conn, rules, row)
+        created = events[0].payload
         setup = {"players": [p["name"] for p in created["players"]], **created["setup"]}
         actions = [
             {"seat": m.payload["seat"], "action": rules.format(rules.parse(m.payload["action"]))}
@@ -601,10 +613,10 @@ class Service:
             for n in names
         ]
         try:
-            state = rules.setup([p.name for p in specs], setup)
+            initial = rules.setup([p.name for p in specs], setup)
         except SetupError as error:
             raise BadRequest(f"setup: {error}") from None
-        initial, moves = state, []
+        state, moves = initial, []
         for number, entry in enumerate(doc.get("actions") or [], start=1):
             given = entry.get("action") if isinstance(entry, Mapping) else None
             seat = entry.get("seat") if isinstance(entry, Mapping) else None
@@ -614,22 +626,22 @@ class Service:
                 raise BadRequest(f'action {number} (seat {seat}, "{given}"): {error}') from None
             moves.append((seat, move, state))
             state = rules.perform(state, move)
+        chosen = game_options.checked(None)
         with self._transaction() as tx:
-            chosen = game_options.checked(None)
-            game_id, links, row = self._start(tx, rules, specs, chosen, setup, initial, actor)
+            links = self._start(tx, rules, specs, chosen, setup, initial, actor)
             for seat, move, before in moves:
-                self._move(tx, rules, row, seat, ACTION_TAKEN, move, before, actor=actor)
-        return Created(game_id, row.head_seq, links)
+                self._move(tx, rules, [], seat, ACTION_TAKEN, move, before, actor=actor)
+        return Created(tx.game_id, tx.head[0], links)
 
     def verify(self, game_id: str) -> list[str]:
         """Everything wrong with the stored game: a broken hash chain, an event that
         does not fold (an illegal or non-canonical move, an unknown type), read
         models that disagree with the log. Empty when the game is sound."""
-        with self.db.read() as s:
-            row = self._game_row(s, game_id)
-            problems = log.chain_problems(s, game_id)
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            problems = log.chain_problems(conn, game_id)
             try:
-                events = log.events(s, game_id)
+                events = log.events(conn, game_id)
             except ValueError as error:
                 return [*problems, f"an event cannot be read: {error}"]
         rules = get(events[0].payload["game"])
@@ -655,54 +667,66 @@ class Service:
 
     def rebuild(self) -> int:
         """Recreate every read model and snapshot from the events alone."""
-        with self.db.write() as s:
-            count = projection.rebuild(s, self.settings.snapshot_every)
+        with self.db.writing() as conn:
+            count = projection.rebuild(conn, self.settings.snapshot_every)
         with self._lock:
             self._cache.clear()
         return count
 
     # -- the parts of a transaction -----------------------------------------------
 
-    def _game_row(self, s: Session, game_id: str, lock: bool = False) -> Game:
-        """The game's read-model row; `lock` serialises writers of this game."""
-        query = select(Game).where(Game.id == game_id)
-        row = s.exec(query.with_for_update() if lock else query).first()
+    def _row(self, conn: Connection, game_id: str, lock: bool = False) -> Row:
+        row = rows.game(conn, game_id, lock)
         if row is None:
             raise NotFound(f"there is no game {game_id}")
         return row
 
-    def _seat_for(self, s: Session, game_id: str, token: str) -> Seat:
-        if not token:
-            raise Forbidden("this needs your personal link (a seat token)")
-        row = s.exec(select(Seat).where(Seat.token_sha256 == token_hash(token))).first()
-        if row is None or row.controller != "human":
-            raise Forbidden("this link is not valid (it may have been replaced)")
-        if row.game_id != game_id:
-            raise Forbidden("this link belongs to another game")
+    def _open(self, tx: Tx, game_id: str) -> Row:
+        """Lock the game for this transaction and start appending after its head."""
+        row = self._row(tx.conn, game_id, lock=True)
+        tx.game_id, tx.head, tx.undo_request = (
+            game_id,
+            (row.head_seq, row.head_hash),
+            row.undo_request_seq,
+        )
         return row
 
-    def _check_expected(self, s: Session, rules: Rules, row: Game, expected: int | None) -> None:
+    def _seat_for(self, conn: Connection, seats: list[Row], token: str | None) -> Row:
+        """The person's seat the token opens among `seats`; Forbidden otherwise."""
+        if not token:
+            raise Forbidden("this needs your personal link (a seat token)")
+        digest = token_hash(token)
+        for seat in seats:
+            if seat.token_sha256 == digest and not _is_bot(seat):
+                return seat
+        if rows.token_elsewhere(conn, digest, seats[0].game_id if seats else ""):
+            raise Forbidden("this link belongs to another game")
+        raise Forbidden("this link is not valid (it may have been replaced)")
+
+    def _check_expected(
+        self, conn: Connection, rules: Rules, row: Row, expected: int | None
+    ) -> None:
         if expected is None or expected == row.head_seq:
             return
         if not 1 <= expected <= row.head_seq:
             raise BadRequest(f"expected_seq {expected}: the game has seq 1 to {row.head_seq}")
-        raise self._stale(s, rules, row, expected)
+        raise self._stale(conn, rules, row, expected)
 
-    def _stale(self, s: Session, rules: Rules, row: Game, expected: int) -> Stale:
-        since = self._happened(s, rules, row.id, expected, row.head_seq)
+    def _stale(self, conn: Connection, rules: Rules, row: Row, expected: int) -> Stale:
+        since = self._happened(conn, rules, row.id, expected, row.head_seq)
         return Stale(expected, row.head_seq, since)
 
     def _happened(
-        self, s: Session, rules: Rules, game_id: str, after: int, upto: int
+        self, conn: Connection, rules: Rules, game_id: str, after: int, upto: int
     ) -> list[Happened]:
         """The events after < seq <= upto, each told as a sentence."""
         out = []
         base = max(after, 1)
-        folder = states.Folder(rules, base, states.state_at(s, rules, game_id, base))
-        for event in log.events(s, game_id, after=after, upto=upto):
+        folder = states.Folder(rules, base, states.state_at(conn, rules, game_id, base))
+        for event in log.events(conn, game_id, after=after, upto=upto):
             before = folder.state
             if event.type == UNDO_DONE and event.payload["back_to"] < folder.base_seq:
-                restored = states.state_at(s, rules, game_id, event.seq)
+                restored = states.state_at(conn, rules, game_id, event.seq)
                 folder = states.Folder(rules, event.seq, restored)
             elif event.seq > 1:
                 folder.push(event)
@@ -710,92 +734,87 @@ class Service:
             out.append(Happened(event.seq, event.type, event.payload.get("seat"), text))
         return out
 
-    def _state(self, s: Session, rules: Rules, row: Game) -> Any:
+    def _state(self, conn: Connection, rules: Rules, row: Row) -> Any:
         """The state at the game's head: from the cache when it matches the head
-        this transaction sees, else from the snapshots."""
+        this transaction sees, else from the head's stored state."""
         with self._lock:
             cached = self._cache.get(row.id)
             if cached is not None and cached[:2] == (row.head_seq, row.head_hash):
                 self._cache.move_to_end(row.id)
                 return cached[2]
-        return states.state_at(s, rules, row.id, row.head_seq)
+        return states.state_at(conn, rules, row.id, row.head_seq)
 
     def _remember(self, game_id: str, seq: int, digest: str, state: Any) -> None:
+        if self._cache_size <= 0:
+            return
         with self._lock:
             self._cache[game_id] = (seq, digest, state)
             self._cache.move_to_end(game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
+    def _time(self) -> str:
+        return timestamp(self.clock())
+
+    def _project(self, tx: Tx, rules: Rules, event: Envelope, state: Any) -> None:
+        head = projection.project(
+            tx.conn,
+            rules,
+            event,
+            state,
+            undo_request=tx.undo_request,
+            every=self.settings.snapshot_every,
+        )
+        tx.head, tx.undo_request = (event.seq, event.hash), head["undo_request_seq"]
+        tx.done.append((tx.game_id, event.seq, event.hash, state))
+
     def _record(
         self,
         tx: Tx,
         rules: Rules,
-        row: Game,
         type: str,
         payload: dict[str, Any],
         actor: str,
         state: Any,
         key: str | None = None,
     ) -> Envelope:
-        """Append one event after the head, project it, snapshot the new head."""
-        event = log.append(
-            tx.s,
-            row.id,
-            (row.head_seq, row.head_hash),
-            type,
-            payload,
-            actor,
-            timestamp(self.clock()),
-            key,
-        )
-        projection.project(tx.s, rules, event, state)
-        tx.s.flush()
-        states.keep_snapshot(tx.s, rules, row.id, event.seq, state, self.settings.snapshot_every)
-        tx.done.append((row.id, event.seq, event.hash, state))
+        """Append one event after the head and project it."""
+        event = log.append(tx.conn, tx.game_id, tx.head, type, payload, actor, self._time(), key)
+        self._project(tx, rules, event, state)
         return event
 
     def _mail(
-        self,
-        tx: Tx,
-        game_id: str,
-        seq: int,
-        kind: str,
-        seat: int | None,
-        to: str,
-        payload: dict[str, Any],
+        self, tx: Tx, seq: int, kind: str, seat: int | None, to: str, payload: dict[str, Any]
     ) -> None:
-        tx.s.add(
-            Outbox(
-                game_id=game_id,
-                seq=seq,
-                kind=kind,
-                seat=seat,
-                to_address=to,
-                payload=payload,
-                created_at=timestamp(self.clock()),
-            )
+        tx.mails.append(
+            {
+                "game_id": tx.game_id,
+                "seq": seq,
+                "kind": kind,
+                "seat": seat,
+                "to_address": to,
+                "payload": payload,
+                "status": "pending",
+                "attempts": 0,
+                "created_at": self._time(),
+            }
         )
 
-    def _mail_seat(
-        self, tx: Tx, game_id: str, seq: int, kind: str, seat: Seat, payload: dict[str, Any]
-    ) -> None:
-        if seat.email and seat.controller == "human":
-            self._mail(tx, game_id, seq, kind, seat.seat, seat.email, payload)
+    def _mail_seat(self, tx: Tx, seq: int, kind: str, seat: Row, payload: dict[str, Any]) -> None:
+        if seat.email and not _is_bot(seat):
+            self._mail(tx, seq, kind, seat.seat, seat.email, payload)
 
     def _mails_after_move(
-        self, tx: Tx, rules: Rules, game_id: str, seq: int, before: Any, after: Any
+        self, tx: Tx, rules: Rules, seats: list[Row], seq: int, before: Any, after: Any
     ) -> None:
-        seats = tx.s.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat)).all()
         to_move = rules.to_move(after)
         if to_move is None:
             for seat in seats:
-                self._mail_seat(tx, game_id, seq, "game_over", seat, {})
+                self._mail_seat(tx, seq, "game_over", seat, {})
             return
         if rules.round(after) > rules.round(before):
             for seat in seats:
-                payload = {"round": rules.round(before)}
-                self._mail_seat(tx, game_id, seq, "round_scored", seat, payload)
+                self._mail_seat(tx, seq, "round_scored", seat, {"round": rules.round(before)})
         for seat in seats:
             if seat.seat == to_move:
-                self._mail_seat(tx, game_id, seq, "your_turn", seat, {})
+                self._mail_seat(tx, seq, "your_turn", seat, {})

@@ -4,11 +4,12 @@ at commit); PostgreSQL is reached through psycopg 3."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
@@ -29,12 +30,17 @@ class Database:
             if synchronous.upper() not in SYNCHRONOUS:
                 raise ValueError(f"sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}")
             self.engine = create_engine(
-                parsed, echo=echo, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}
+                parsed,
+                echo=echo,
+                connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
+                json_serializer=_compact_json,
             )
             _sqlite_setup(self.engine, synchronous.upper())
             self._writer = self.engine.execution_options(pbem_begin="IMMEDIATE")
         else:
-            self.engine = create_engine(parsed, echo=echo, pool_pre_ping=True)
+            self.engine = create_engine(
+                parsed, echo=echo, pool_pre_ping=True, json_serializer=_compact_json
+            )
             self._writer = self.engine
 
     @contextmanager
@@ -49,8 +55,23 @@ class Database:
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             yield session
 
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A write transaction on a bare connection (the service's hot path)."""
+        with self._writer.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        with self.engine.begin() as connection:
+            yield connection
+
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _sqlite_setup(engine: Engine, synchronous: str) -> None:

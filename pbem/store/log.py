@@ -5,14 +5,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import Connection, bindparam, insert, select
 
 from .events import GAME_CREATED, GENESIS, VERSIONS, Envelope, event_hash, upcast
 from .tables import Event
 
+EVENTS = Event.__table__
+_INSERT = insert(EVENTS)
+_ONE = select(EVENTS).where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.seq == bindparam("seq"))
+_RANGE = (
+    select(EVENTS)
+    .where(
+        EVENTS.c.game_id == bindparam("g"),
+        EVENTS.c.seq > bindparam("after"),
+        EVENTS.c.seq <= bindparam("upto"),
+    )
+    .order_by(EVENTS.c.seq)
+)
+_BY_KEY = select(EVENTS).where(
+    EVENTS.c.game_id == bindparam("g"), EVENTS.c.idempotency_key == bindparam("key")
+)
+_NO_END = 2**31 - 1  # the largest seq an INTEGER column holds
+
 
 def append(
-    session: Session,
+    conn: Connection,
     game_id: str,
     after: tuple[int, str],
     type: str,
@@ -26,33 +43,35 @@ def append(
     seq, prev_hash = after
     payload = {**payload, "v": VERSIONS[type]}
     digest = event_hash(prev_hash, seq + 1, type, payload, actor, created_at)
-    session.add(
-        Event(
-            game_id=game_id,
-            seq=seq + 1,
-            type=type,
-            payload=payload,
-            actor=actor,
-            created_at=created_at,
-            idempotency_key=idempotency_key,
-            prev_hash=prev_hash,
-            hash=digest,
-        )
-    )
-    session.flush()
-    return Envelope(
+    event = Envelope(
         game_id, seq + 1, type, payload, actor, created_at, idempotency_key, prev_hash, digest
     )
+    conn.execute(_INSERT, _row(event))
+    return event
 
 
 def start(
-    session: Session, game_id: str, payload: dict[str, Any], actor: str, created_at: str
+    conn: Connection, game_id: str, payload: dict[str, Any], actor: str, created_at: str
 ) -> Envelope:
     """The GameCreated event, seq 1."""
-    return append(session, game_id, (0, GENESIS), GAME_CREATED, payload, actor, created_at)
+    return append(conn, game_id, (0, GENESIS), GAME_CREATED, payload, actor, created_at)
 
 
-def _envelope(row: Event, created: dict[str, Any]) -> Envelope:
+def _row(event: Envelope) -> dict[str, Any]:
+    return {
+        "game_id": event.game_id,
+        "seq": event.seq,
+        "type": event.type,
+        "payload": event.payload,
+        "actor": event.actor,
+        "created_at": event.created_at,
+        "idempotency_key": event.idempotency_key,
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+
+
+def _envelope(row: Any, created: dict[str, Any]) -> Envelope:
     return Envelope(
         row.game_id,
         row.seq,
@@ -66,42 +85,35 @@ def _envelope(row: Event, created: dict[str, Any]) -> Envelope:
     )
 
 
-def created(session: Session, game_id: str) -> Envelope | None:
-    row = session.get(Event, (game_id, 1))
+def created(conn: Connection, game_id: str) -> Envelope | None:
+    row = conn.execute(_ONE, {"g": game_id, "seq": 1}).first()
     return None if row is None else _envelope(row, row.payload)
 
 
 def events(
-    session: Session, game_id: str, *, after: int = 0, upto: int | None = None
+    conn: Connection, game_id: str, *, after: int = 0, upto: int | None = None
 ) -> list[Envelope]:
     """The game's events with after < seq <= upto, in order, payloads upcast."""
-    query = select(Event).where(Event.game_id == game_id, Event.seq > after)
-    if upto is not None:
-        query = query.where(Event.seq <= upto)
-    rows = session.exec(query.order_by(col(Event.seq))).all()
-    first = rows[0].payload if rows and rows[0].seq == 1 else None
-    if first is None:
-        head = created(session, game_id)
-        first = head.payload if head else {}
+    rows = conn.execute(
+        _RANGE, {"g": game_id, "after": after, "upto": _NO_END if upto is None else upto}
+    ).all()
+    if not rows:
+        return []
+    first = rows[0].payload if rows[0].seq == 1 else created(conn, game_id).payload
     return [_envelope(row, first) for row in rows]
 
 
-def by_idempotency_key(session: Session, game_id: str, key: str) -> Envelope | None:
-    row = session.exec(
-        select(Event).where(Event.game_id == game_id, Event.idempotency_key == key)
-    ).first()
+def by_idempotency_key(conn: Connection, game_id: str, key: str) -> Envelope | None:
+    row = conn.execute(_BY_KEY, {"g": game_id, "key": key}).first()
     if row is None:
         return None
-    first = created(session, game_id)
-    return _envelope(row, first.payload if first else {})
+    return _envelope(row, created(conn, game_id).payload)
 
 
-def chain_problems(session: Session, game_id: str) -> list[str]:
+def chain_problems(conn: Connection, game_id: str) -> list[str]:
     """What is wrong with the stored chain: gaps, broken links, hashes that do not
     match the stored fields. Empty when the log is intact."""
-    rows = session.exec(
-        select(Event).where(Event.game_id == game_id).order_by(col(Event.seq))
-    ).all()
+    rows = conn.execute(_RANGE, {"g": game_id, "after": 0, "upto": _NO_END}).all()
     problems = []
     prev = GENESIS
     for number, row in enumerate(rows, start=1):
@@ -109,11 +121,9 @@ def chain_problems(session: Session, game_id: str) -> list[str]:
             problems.append(f"seq {number} is missing (found {row.seq})")
             break
         if row.prev_hash != prev:
-            problems.append(f"seq {row.seq}: prev_hash does not match the hash of seq {number - 1}")
-        digest = event_hash(
-            row.prev_hash, row.seq, row.type, row.payload, row.actor, row.created_at
-        )
-        if digest != row.hash:
+            problems.append(f"seq {row.seq}: its prev_hash is not the hash of seq {number - 1}")
+        fields = (row.prev_hash, row.seq, row.type, row.payload, row.actor, row.created_at)
+        if event_hash(*fields) != row.hash:
             problems.append(f"seq {row.seq}: the stored hash does not match its contents")
         prev = row.hash
     return problems

@@ -1,12 +1,12 @@
-"""The read models (games, seats) as a function of the events: the service runs each
-new event through `project`, and `rebuild` runs all of them, so both give the same
-rows."""
+"""The read models (games, seats) and checkpoint snapshots as a function of the
+events: the service runs each new event through `project`, and `rebuild` runs all of
+them, so both write the same rows."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, delete, select
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from pbem.games import Game as Rules
 from pbem.games import get
@@ -20,89 +20,129 @@ from .events import (
     UNDO_REQUESTED,
     Envelope,
 )
-from .states import Folder, initial_state, keep_snapshot
-from .tables import Event, Game, Seat, Snapshot
+from .states import Folder, checkpoint, initial_state
+from .tables import Game, Seat, Snapshot
+
+GAMES, SEATS, SNAPSHOTS = Game.__table__, Seat.__table__, Snapshot.__table__
+_HEAD_COLUMNS = (
+    "status",
+    "turn",
+    "round",
+    "head_seq",
+    "head_hash",
+    "updated_at",
+    "undo_request_seq",
+    "engine_version",
+    "state",
+)
+_UPDATE_HEAD = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("g"))
+    .values({name: bindparam(f"v_{name}") for name in _HEAD_COLUMNS})
+)
+_INSERT_GAME = insert(GAMES)
+_INSERT_SEAT = insert(SEATS)
+_SEAT = (SEATS.c.game_id == bindparam("g")) & (SEATS.c.seat == bindparam("s"))
+_COUNT_TIMEOUT = update(SEATS).where(_SEAT).values(timeouts=SEATS.c.timeouts + 1)
 
 
-def project(session: Session, rules: Rules, event: Envelope, state: Any) -> Game:
-    """Bring the game's rows up to `event`, whose resulting rules state is `state`."""
+def project(
+    conn: Connection,
+    rules: Rules,
+    event: Envelope,
+    state: Any,
+    *,
+    undo_request: int | None,
+    every: int,
+) -> dict[str, Any]:
+    """Bring the game's rows up to `event`, whose resulting rules state is `state`;
+    `undo_request` is the pending undo request before it. Returns the head columns."""
     payload = event.payload
+    head = {
+        "status": "playing" if rules.to_move(state) is not None else "finished",
+        "turn": rules.to_move(state),
+        "round": rules.round(state),
+        "head_seq": event.seq,
+        "head_hash": event.hash,
+        "updated_at": event.created_at,
+        "undo_request_seq": _undo_request(event, undo_request),
+        "engine_version": rules.version,
+        "state": rules.dump_state(state),
+    }
     if event.type == GAME_CREATED:
-        game = Game(
-            id=event.game_id,
-            game=payload["game"],
-            status="playing",
-            round=1,
-            head_seq=0,
-            head_hash="",
-            created_at=event.created_at,
-            updated_at=event.created_at,
-            public=bool(payload["options"].get("public", False)),
-            options=payload["options"],
+        conn.execute(
+            _INSERT_GAME,
+            {
+                "id": event.game_id,
+                "game": payload["game"],
+                "created_at": event.created_at,
+                "deadline_at": None,
+                "public": bool(payload["options"].get("public", False)),
+                "options": payload["options"],
+                **head,
+            },
         )
-        session.add(game)
-        for player in payload["players"]:
-            session.add(
-                Seat(
-                    game_id=event.game_id,
-                    seat=player["seat"],
-                    name=player["name"],
-                    email=player.get("email"),
-                    token_sha256=player["token_sha256"],
-                    token_nonce=player["token_nonce"],
-                    controller=player.get("controller", "human"),
-                )
-            )
+        conn.execute(
+            _INSERT_SEAT,
+            [
+                {
+                    "game_id": event.game_id,
+                    "seat": p["seat"],
+                    "name": p["name"],
+                    "email": p.get("email"),
+                    "token_sha256": p["token_sha256"],
+                    "token_nonce": p["token_nonce"],
+                    "controller": p.get("controller", "human"),
+                    "timeouts": 0,
+                }
+                for p in payload["players"]
+            ],
+        )
     else:
-        game = session.get(Game, event.game_id)
-    if event.type == SEAT_REPLACED:
-        seat = session.get(Seat, (event.game_id, payload["seat"]))
-        seat.controller = payload["controller"]
-        if "name" in payload:
-            seat.name = payload["name"]
-        if "email" in payload:
-            seat.email = payload["email"]
-        if "token_sha256" in payload:
-            seat.token_sha256 = payload["token_sha256"]
-            seat.token_nonce = payload["token_nonce"]
-        session.add(seat)
-    elif event.type == TURN_TIMED_OUT:
-        seat = session.get(Seat, (event.game_id, payload["seat"]))
-        seat.timeouts += 1
-        session.add(seat)
+        if event.type == SEAT_REPLACED:
+            changes = {
+                k: payload[k]
+                for k in ("controller", "name", "email", "token_sha256", "token_nonce")
+                if k in payload
+            }
+            conn.execute(
+                update(SEATS).where(_SEAT).values(changes),
+                {"g": event.game_id, "s": payload["seat"]},
+            )
+        elif event.type == TURN_TIMED_OUT:
+            conn.execute(_COUNT_TIMEOUT, {"g": event.game_id, "s": payload["seat"]})
+        conn.execute(_UPDATE_HEAD, {"g": event.game_id, **{f"v_{k}": v for k, v in head.items()}})
+    if event.seq % every == 0:
+        checkpoint(conn, rules, event.game_id, event.seq, state)
+    return head
 
+
+def _undo_request(event: Envelope, pending: int | None) -> int | None:
+    """An undo request waits from its event until any event but an agreement."""
     if event.type == UNDO_REQUESTED:
-        game.undo_request_seq = event.seq
-    elif event.type != UNDO_ANSWERED or not payload["agree"]:
-        game.undo_request_seq = None
-    turn = rules.to_move(state)
-    game.status = "playing" if turn is not None else "finished"
-    game.turn = turn
-    game.round = rules.round(state)
-    game.head_seq = event.seq
-    game.head_hash = event.hash
-    game.updated_at = event.created_at
-    session.add(game)
-    return game
+        return event.seq
+    if event.type == UNDO_ANSWERED and event.payload["agree"]:
+        return pending
+    return None
 
 
-def rebuild(session: Session, snapshot_every: int) -> int:
+def rebuild(conn: Connection, every: int) -> int:
     """Drop every read model and snapshot and recreate them from the events alone.
     The outbox is left as it is: recreating it would send every mail again.
     Returns the number of games rebuilt."""
-    session.exec(delete(Snapshot))
-    session.exec(delete(Seat))
-    session.exec(delete(Game))
-    session.flush()
-    game_ids = session.exec(select(Event.game_id).where(Event.seq == 1)).all()
+    for table in (SNAPSHOTS, SEATS, GAMES):
+        conn.execute(delete(table))
+    game_ids = (
+        conn.execute(select(log.EVENTS.c.game_id).where(log.EVENTS.c.seq == 1)).scalars().all()
+    )
     for game_id in game_ids:
-        events = log.events(session, game_id)
+        events = log.events(conn, game_id)
         rules = get(events[0].payload["game"])
         folder = Folder(rules, 1, initial_state(rules, events[0].payload))
+        pending = None
         for event in events:
-            state = folder.push(event)
-            project(session, rules, event, state)
-            session.flush()
-            keep_snapshot(session, rules, game_id, event.seq, state, snapshot_every)
-            session.flush()
+            state = folder.push(event) if event.seq > 1 else folder.state
+            pending = project(conn, rules, event, state, undo_request=pending, every=every)[
+                "undo_request_seq"
+            ]
     return len(game_ids)

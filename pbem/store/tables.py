@@ -1,6 +1,9 @@
 """The database tables. `events` is the only source of truth; `games`, `seats` and
 `snapshots` are derived from it (and rebuilt by `pbem db rebuild`); `outbox` holds
-the mails that events call for, until they are delivered."""
+the mails that events call for, until they are delivered.
+
+The classes are SQLModel models; the store's hot paths use their Core tables
+(`Event.__table__`) with prebuilt statements, which cost a fraction of the ORM's."""
 
 from __future__ import annotations
 
@@ -57,6 +60,10 @@ class Game(SQLModel, table=True):
     public: bool = False
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     undo_request_seq: int | None = None  # a pending undo request, if any
+    engine_version: str = Field(max_length=16)
+    # The rules state at head_seq (a snapshot kept with the head, so loading the
+    # current state of any game is one row, however long the game).
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
 
 
 class Seat(SQLModel, table=True):
@@ -75,7 +82,8 @@ class Seat(SQLModel, table=True):
 
 
 class Snapshot(SQLModel, table=True):
-    """A cache of the folded state at one seq (every N events, and the head)."""
+    """A cache of the folded state every N events, for history (the head's state
+    is kept in its games row)."""
 
     __tablename__ = "snapshots"
 

@@ -1,0 +1,171 @@
+"""Benchmark of the event store and service on SQLite (synchronous=FULL, WAL):
+
+(a) submit_action per second against a raw loop of single-row INSERT + COMMIT with
+    the same pragmas, the physical limit of one durable commit per move;
+(b) the same append-and-reload work done with the `eventsourcing` library on the
+    same SQLite, each move reloading the game and appending one event;
+(c) loading a game's state at 10 and at 10,000 events (a long nim game).
+
+    python bench/store.py [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+
+from pbem.config import load_settings
+from pbem.games import get
+from pbem.games.mall.simulation import play
+from pbem.service import PlayerSpec, Service
+from pbem.store import migrate
+from pbem.store.database import Database
+
+
+def service_on(path: Path, *, cached_states: int = 256, synchronous: str = "FULL") -> Service:
+    url = f"sqlite:///{path}"
+    database = Database(url, synchronous=synchronous)
+    migrate.upgrade(database)
+    settings = load_settings({}, database_url=url, secret_key="bench", snapshot_every=50)
+    return Service(database, settings, cached_states=cached_states)
+
+
+def recorded_games(count: int) -> list:
+    """Two-player greedy games: the moves every contender plays."""
+    return [play(f"store-bench/{i}", ["greedy", "greedy"]) for i in range(count)]
+
+
+def submit_all(service: Service, games: list) -> tuple[int, float]:
+    """Create each game and submit all its moves; (moves, seconds)."""
+    moves, started = 0, time.perf_counter()
+    rules = get("mall")
+    for game in games:
+        created = service.create_game([PlayerSpec("A"), PlayerSpec("B")], None, {"seed": game.seed})
+        tokens = {s.seat: s.token for s in created.seats}
+        for seq, (seat, action) in enumerate(game.actions, start=1):
+            service.submit_action(created.game_id, tokens[seat], rules.format(action), seq)
+            moves += 1
+    return moves, time.perf_counter() - started
+
+
+def raw_inserts(path: Path, count: int) -> float:
+    """Seconds for `count` single-row INSERT + COMMIT with the same pragmas."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, game TEXT, body TEXT)")
+    body = '{"seat": 1, "action": {"type": "money", "column": "L"}}'
+    started = time.perf_counter()
+    for _ in range(count):
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("INSERT INTO t (game, body) VALUES (?, ?)", ("g", body))
+        connection.execute("COMMIT")
+    elapsed = time.perf_counter() - started
+    connection.close()
+    return elapsed
+
+
+def eventsourcing_all(path: Path, games: list) -> tuple[int, float]:
+    """The same games through the eventsourcing library: each move reloads the game
+    aggregate from the store (its events folded through the rules) and saves one
+    new event. Its defaults: no snapshots, no aggregate cache."""
+    os.environ.update(PERSISTENCE_MODULE="eventsourcing.sqlite", SQLITE_DBNAME=str(path))
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+
+    rules = get("mall")
+
+    class MallGame(Aggregate):
+        @event("Created")
+        def __init__(self, seed: str) -> None:
+            self.seed = seed
+            self.state = rules.setup(["A", "B"], {"seed": seed})
+
+        @event("ActionTaken")
+        def take(self, seat: int, action: dict) -> None:
+            self.state = rules.perform(self.state, rules.parse(action))
+
+    app = Application()
+    moves, started = 0, time.perf_counter()
+    for game in games:
+        aggregate = MallGame(game.seed)
+        app.save(aggregate)
+        for seat, action in game.actions:
+            loaded = app.repository.get(aggregate.id)
+            move = rules.check(loaded.state, action, seat)
+            loaded.take(seat, rules.to_json(move))
+            app.save(loaded)
+            moves += 1
+    return moves, time.perf_counter() - started
+
+
+def load_times(service: Service, game_id: str, repeat: int = 200) -> float:
+    """Median seconds to load the game's state document from the database."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        service.state_at(game_id)
+        times.append(time.perf_counter() - started)
+    return sorted(times)[len(times) // 2]
+
+
+def nim_game(service: Service, moves: int) -> str:
+    """A nim game of exactly `moves` moves (and moves + 1 events), stored by import."""
+    doc = {
+        "format": "pbem.nim/1",
+        "setup": {"players": ["A", "B"], "pile": moves + 1},
+        "actions": [{"seat": 1 + i % 2, "action": "take 1"} for i in range(moves)],
+    }
+    return service.import_log(doc).game_id
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    args = parser.parse_args()
+    games = recorded_games(args.games)
+    with tempfile.TemporaryDirectory(dir=os.environ.get("PBEM_BENCH_DIR")) as folder:
+        folder = Path(folder)
+
+        # (a) submit_action against single-row durable commits
+        ours = service_on(folder / "ours.sqlite3")
+        moves, seconds = submit_all(ours, games)
+        raw = raw_inserts(folder / "raw.sqlite3", moves)
+        print(f"(a) {moves} moves of {len(games)} two-player games, SQLite synchronous=FULL")
+        print(f"    submit_action            {moves / seconds:8,.0f} per second")
+        print(f"    raw INSERT + COMMIT      {moves / raw:8,.0f} per second")
+        print(f"    ratio                    {raw / seconds:8.2f}  (aim: at least 0.5)")
+        unsynced = service_on(folder / "off.sqlite3", synchronous="OFF")
+        _, off_seconds = submit_all(unsynced, games)
+        print(
+            f"    submit_action, sync OFF  {moves / off_seconds:8,.0f} per second"
+            f"  (the share that is not the disk: {off_seconds / seconds:.0%})"
+        )
+
+        # (b) the same append-and-reload work with the eventsourcing library
+        cold = service_on(folder / "cold.sqlite3", cached_states=0)
+        moves, cold_seconds = submit_all(cold, games)
+        es_moves, es_seconds = eventsourcing_all(folder / "es.sqlite3", games)
+        assert es_moves == moves
+        print("(b) the same games, reloading the game for every move (our state cache off)")
+        print(f"    pbem submit_action       {moves / cold_seconds:8,.0f} per second")
+        print(f"    eventsourcing            {moves / es_seconds:8,.0f} per second")
+        print(f"    ratio                    {es_seconds / cold_seconds:8.2f}  (aim: at least 2)")
+
+        # (c) loading state: 10 events against 10,000 events
+        long_games = service_on(folder / "long.sqlite3", cached_states=0)
+        short = nim_game(long_games, 9)
+        long = nim_game(long_games, 9_999)
+        at_10, at_10000 = load_times(long_games, short), load_times(long_games, long)
+        print("(c) loading a game's state (median of 200, state cache off)")
+        print(f"    at 10 events             {1e6 * at_10:8,.0f} µs")
+        print(f"    at 10,000 events         {1e6 * at_10000:8,.0f} µs")
+        print(f"    ratio                    {at_10000 / at_10:8.2f}  (aim: at most 1.5)")
+
+
+if __name__ == "__main__":
+    main()

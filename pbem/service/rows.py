@@ -1,0 +1,43 @@
+"""The service's reads and writes of the read models and the outbox, as prebuilt
+Core statements (the hot path of every move)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Row, bindparam, insert, select
+
+from pbem.store.tables import Game, Outbox, Seat
+
+GAMES, SEATS, OUTBOX = Game.__table__, Seat.__table__, Outbox.__table__
+_GAME = select(*(c for c in GAMES.c if c.name != "state")).where(GAMES.c.id == bindparam("g"))
+_GAME_LOCKED = _GAME.with_for_update()
+_SEATS = select(SEATS).where(SEATS.c.game_id == bindparam("g")).order_by(SEATS.c.seat)
+_ALL_GAMES = select(*(c for c in GAMES.c if c.name != "state")).order_by(GAMES.c.created_at)
+_ADD_MAIL = insert(OUTBOX)
+_TOKEN_ELSEWHERE = select(SEATS.c.game_id).where(
+    SEATS.c.token_sha256 == bindparam("digest"), SEATS.c.game_id != bindparam("g")
+)
+
+
+def game(conn: Connection, game_id: str, lock: bool = False) -> Row | None:
+    """The game's row (without its state); `lock` serialises this game's writers."""
+    return conn.execute(_GAME_LOCKED if lock else _GAME, {"g": game_id}).first()
+
+
+def seats(conn: Connection, game_id: str) -> list[Row]:
+    return list(conn.execute(_SEATS, {"g": game_id}).all())
+
+
+def games(conn: Connection) -> list[Row]:
+    return list(conn.execute(_ALL_GAMES).all())
+
+
+def add_mails(conn: Connection, mails: list[dict[str, Any]]) -> None:
+    if mails:
+        conn.execute(_ADD_MAIL, mails)
+
+
+def token_elsewhere(conn: Connection, digest: str, game_id: str) -> bool:
+    """Whether a token with this hash opens a seat of another game."""
+    return conn.execute(_TOKEN_ELSEWHERE, {"digest": digest, "g": game_id}).first() is not None
