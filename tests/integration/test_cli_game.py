@@ -129,3 +129,11 @@ def test_without_a_secret_key_outside_dev_mode_the_commands_refuse(tmp_path, dat
     )
     assert result.exit_code == 1
     assert "PBEM_SECRET_KEY must be set" in result.output
+
+
+def test_db_rebuild_recreates_the_read_models_from_the_events(pbem):
+    game_id, tokens = create(pbem)
+    pbem("game", "play", game_id, "money L", "--token", tokens[1])
+    before = json.loads(pbem("game", "show", game_id, "--json"))
+    assert pbem("db", "rebuild") == "rebuilt the read models and snapshots of 1 games\n"
+    assert json.loads(pbem("game", "show", game_id, "--json")) == before
