@@ -27,4 +27,4 @@ def rebuild() -> None:
     parts = build()
     migrate.require_current(parts.database)
     count = parts.service.rebuild()
-    click.echo(f"rebuilt the read models and snapshots of {count} games")
+    click.echo(f"rebuilt the read models and snapshots of {count} game{'' if count == 1 else 's'}")

@@ -43,6 +43,8 @@ class Happened:
     type: str
     seat: int | None
     text: str
+    round: int  # the round after the event
+    closes_round: bool = False  # the event ended a round (standings were scored)
 
 
 class Stale(ServiceError):

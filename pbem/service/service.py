@@ -730,8 +730,21 @@ class Service:
                 folder = states.Folder(rules, event.seq, restored)
             elif event.seq > 1:
                 folder.push(event)
-            text = history.describe(rules, event, before, folder.state)
-            out.append(Happened(event.seq, event.type, event.payload.get("seat"), text))
+            after_state = folder.state
+            text = history.describe(rules, event, before, after_state)
+            closes = event.type in MOVES and (
+                rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
+            )
+            out.append(
+                Happened(
+                    event.seq,
+                    event.type,
+                    event.payload.get("seat"),
+                    text,
+                    rules.round(after_state),
+                    closes,
+                )
+            )
         return out
 
     def _state(self, conn: Connection, rules: Rules, row: Row) -> Any:

@@ -54,7 +54,7 @@ def test_create_play_show_and_refusals(pbem):
     game_id, tokens = create(pbem)
     first = setup(["Ann", "Ben"], seed="cli game").dispenser[0][0]  # the tile in L1
     assert pbem("game", "play", game_id, "money L", "--token", tokens[1]) == (
-        f"seq 2: money L; takes {first} as money; +1 note\n"
+        f"seq 2: money L; takes {first} as money; gains 1 note\n"
     )
     refused = pbem("game", "play", game_id, "build L1 at 7,7", "--token", tokens[2], expect=2)
     assert refused == "refused: (7,7) would float: nothing below supports it\n"
@@ -66,7 +66,7 @@ def test_create_play_show_and_refusals(pbem):
     assert (doc["seq"], doc["turn"], doc["players"][0]["money"]) == (2, 2, 4)
     assert doc["players"][0]["secret"] is not None and doc["players"][1]["secret"] is None
     shown = pbem("game", "show", game_id, "--history")
-    assert f"   2  seat 1 played money L; takes {first} as money; +1 note" in shown
+    assert f"   2  seat 1 played money L; takes {first} as money; gains 1 note" in shown
     assert pbem("game", "list").startswith(f"{game_id}  mall  playing   round 1  seat 2 to move")
 
 
@@ -135,5 +135,5 @@ def test_db_rebuild_recreates_the_read_models_from_the_events(pbem):
     game_id, tokens = create(pbem)
     pbem("game", "play", game_id, "money L", "--token", tokens[1])
     before = json.loads(pbem("game", "show", game_id, "--json"))
-    assert pbem("db", "rebuild") == "rebuilt the read models and snapshots of 1 games\n"
+    assert pbem("db", "rebuild") == "rebuilt the read models and snapshots of 1 game\n"
     assert json.loads(pbem("game", "show", game_id, "--json")) == before

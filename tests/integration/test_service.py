@@ -65,7 +65,7 @@ def test_a_stale_submit_is_refused_with_what_happened_since(service):
     assert stale.value.status == 409
     assert stale.value.head == 3
     assert [(h.seq, h.seat, h.text) for h in stale.value.since] == [
-        (3, 2, "seat 2 played money R; takes Y02 as money; +1 note")
+        (3, 2, "seat 2 played money R; takes Y02 as money; gains 1 note")
     ]
     assert "you saw seq 2, it is now at seq 3" in stale.value.message
 

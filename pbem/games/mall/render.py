@@ -118,7 +118,8 @@ def narrate(before: State, action: Action, after: State) -> str:
         parts.append(f"{arrived} customers arrive")
     change = new.money - old.money
     if change:
-        parts.append(f"{change:+d} note{'' if abs(change) == 1 else 's'}")
+        verb = "gains" if change > 0 else "costs"
+        parts.append(f"{verb} {abs(change)} note{'' if abs(change) == 1 else 's'}")
     if after.end_triggered and not before.end_triggered:
         parts.append("triggers the end of the game")
     return "; ".join(parts)
