@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem.config import Settings, load_settings
 from pbem.service import Service
+from pbem.service.outbox import Outbox
 from pbem.store.database import Database
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
@@ -18,6 +23,7 @@ class Parts:
     settings: Settings
     database: Database
     service: Service
+    outbox: Outbox
 
 
 def build(settings: Settings | None = None, clock: Callable[[], datetime] | None = None) -> Parts:
@@ -28,5 +34,5 @@ def build(settings: Settings | None = None, clock: Callable[[], datetime] | None
             parents=True, exist_ok=True
         )
     database = Database(settings.database_url, synchronous=settings.sqlite_synchronous)
-    service = Service(database, settings, clock) if clock else Service(database, settings)
-    return Parts(settings, database, service)
+    clock = clock or now
+    return Parts(settings, database, Service(database, settings, clock), Outbox(database, clock))

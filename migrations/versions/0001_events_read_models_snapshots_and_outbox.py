@@ -63,14 +63,15 @@ def upgrade() -> None:
     op.create_table(
         "outbox",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("game_id", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
-        sa.Column("seq", sa.Integer(), nullable=False),
+        sa.Column("game_id", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True),
+        sa.Column("seq", sa.Integer(), nullable=True),
         sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=True),
         sa.Column("to_address", sqlmodel.sql.sqltypes.AutoString(length=320), nullable=False),
         sa.Column("payload", sa.JSON(), nullable=False),
         sa.Column("status", sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("next_attempt_at", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
         sa.Column("message_id", sqlmodel.sql.sqltypes.AutoString(length=200), nullable=True),
         sa.Column("last_error", sqlmodel.sql.sqltypes.AutoString(length=2000), nullable=True),
         sa.Column("created_at", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
@@ -82,7 +83,11 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("outbox", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_outbox_game_id"), ["game_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_outbox_status"), ["status"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_outbox_status_next_attempt_at"),
+            ["status", "next_attempt_at"],
+            unique=False,
+        )
 
     op.create_table(
         "seats",
@@ -136,7 +141,7 @@ def downgrade() -> None:
 
     op.drop_table("seats")
     with op.batch_alter_table("outbox", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_outbox_status"))
+        batch_op.drop_index(batch_op.f("ix_outbox_status_next_attempt_at"))
         batch_op.drop_index(batch_op.f("ix_outbox_game_id"))
 
     op.drop_table("outbox")

@@ -43,7 +43,7 @@ class Happened:
     type: str
     seat: int | None
     text: str
-    round: int  # the round after the event
+    round: int  # the round the event happened in
     closes_round: bool = False  # the event ended a round (standings were scored)
 
 

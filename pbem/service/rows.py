@@ -41,3 +41,27 @@ def add_mails(conn: Connection, mails: list[dict[str, Any]]) -> None:
 def token_elsewhere(conn: Connection, digest: str, game_id: str) -> bool:
     """Whether a token with this hash opens a seat of another game."""
     return conn.execute(_TOKEN_ELSEWHERE, {"digest": digest, "g": game_id}).first() is not None
+
+
+def new_mail(
+    game_id: str | None,
+    seq: int | None,
+    kind: str,
+    seat: int | None,
+    to: str,
+    payload: dict[str, Any],
+    now: str,
+) -> dict[str, Any]:
+    """An outbox row, due now."""
+    return {
+        "game_id": game_id,
+        "seq": seq,
+        "kind": kind,
+        "seat": seat,
+        "to_address": to,
+        "payload": payload,
+        "status": "pending",
+        "attempts": 0,
+        "created_at": now,
+        "next_attempt_at": now,
+    }

@@ -200,7 +200,11 @@ class Service:
         return links
 
     def _checked_player(self, spec: PlayerSpec) -> PlayerSpec:
-        name = " ".join(str(spec.name or "").split())  # no newlines, no runs of spaces
+        for field_name in ("name", "email", "bot"):
+            value = getattr(spec, field_name)
+            if value is not None and not isinstance(value, str):
+                raise BadRequest(f"a player's {field_name} is text")
+        name = " ".join((spec.name or "").split())  # no newlines, no runs of spaces
         if not name or len(name) > 100:
             raise BadRequest("every player needs a name of 1 to 100 characters")
         email = (spec.email or "").strip() or None
@@ -537,6 +541,38 @@ class Service:
             state = self._state(conn, rules, row)
             return [rules.format(a) for a in rules.legal_actions(state, seat)]
 
+    def turn_options(self, game_id: str, seat: int | None) -> list[dict[str, Any]]:
+        """The seat's legal actions now, each with its JSON form and a preview of
+        what it would do ("costs 2 notes; R13.2 moves to Y07; ...")."""
+        if seat is None:
+            return []
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            rules = get(row.game)
+            state = self._state(conn, rules, row)
+        options = []
+        for action in rules.legal_actions(state, seat):
+            text = rules.format(action)
+            told = rules.narrate(state, action, rules.perform(state, action))
+            preview = told.removeprefix(text).removeprefix("; ") or "nothing else happens"
+            options.append({"text": text, "action": rules.to_json(action), "preview": preview})
+        return options
+
+    def pending_undo(self, game_id: str, seat: int | None) -> dict[str, int] | None:
+        """The undo request waiting for `seat`'s answer: who asked, back to which seq."""
+        if seat is None:
+            return None
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            if row.undo_request_seq is None:
+                return None
+            since = log.events(conn, game_id, after=row.undo_request_seq - 1)
+        request = since[0].payload
+        answered = any(e.type == UNDO_ANSWERED and e.payload["seat"] == seat for e in since)
+        if request["seat"] == seat or answered:
+            return None
+        return {"asked_by": request["seat"], "back_to": request["back_to"]}
+
     def history(self, game_id: str) -> list[Happened]:
         """Every event of the game as a sentence, in order."""
         with self._reading() as conn:
@@ -557,6 +593,10 @@ class Service:
             )
             for s in seats
         ]
+
+    def options(self, game_id: str) -> dict[str, Any]:
+        with self._reading() as conn:
+            return dict(self._row(conn, game_id).options)
 
     def games(self) -> list[Row]:
         """Every game's row (id, game, status, turn, round, head_seq, ...)."""
@@ -735,16 +775,8 @@ class Service:
             closes = event.type in MOVES and (
                 rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
             )
-            out.append(
-                Happened(
-                    event.seq,
-                    event.type,
-                    event.payload.get("seat"),
-                    text,
-                    rules.round(after_state),
-                    closes,
-                )
-            )
+            seat = event.payload.get("seat")
+            out.append(Happened(event.seq, event.type, seat, text, rules.round(before), closes))
         return out
 
     def _state(self, conn: Connection, rules: Rules, row: Row) -> Any:
@@ -799,19 +831,7 @@ class Service:
     def _mail(
         self, tx: Tx, seq: int, kind: str, seat: int | None, to: str, payload: dict[str, Any]
     ) -> None:
-        tx.mails.append(
-            {
-                "game_id": tx.game_id,
-                "seq": seq,
-                "kind": kind,
-                "seat": seat,
-                "to_address": to,
-                "payload": payload,
-                "status": "pending",
-                "attempts": 0,
-                "created_at": self._time(),
-            }
-        )
+        tx.mails.append(rows.new_mail(tx.game_id, seq, kind, seat, to, payload, self._time()))
 
     def _mail_seat(self, tx: Tx, seq: int, kind: str, seat: Row, payload: dict[str, Any]) -> None:
         if seat.email and not _is_bot(seat):

@@ -97,18 +97,22 @@ class Outbox(SQLModel, table=True):
     """A mail to send, written in the transaction of the event that calls for it."""
 
     __tablename__ = "outbox"
-    __table_args__ = (UniqueConstraint("game_id", "seq", "kind", "seat"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", "kind", "seat"),
+        Index(None, "status", "next_attempt_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(max_length=32, index=True)
-    seq: int
+    game_id: str | None = Field(default=None, max_length=32, index=True)  # None: not a game's
+    seq: int | None = None
     kind: str = Field(max_length=32)
     seat: int | None = None
     to_address: str = Field(max_length=320)
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    status: str = Field(default="pending", max_length=16, index=True)
+    status: str = Field(default="pending", max_length=16)  # pending, sent or failed
     attempts: int = 0
-    message_id: str | None = Field(default=None, max_length=200)
+    next_attempt_at: str = Field(max_length=32)  # canonical UTC text; retries back off
+    message_id: str | None = Field(default=None, max_length=200)  # set before sending
     last_error: str | None = Field(default=None, max_length=2000)
     created_at: str = Field(max_length=32)
     sent_at: str | None = Field(default=None, max_length=32)

@@ -102,3 +102,25 @@ def settings(database_url):
 @pytest.fixture
 def service(database, settings, clock) -> Service:
     return Service(database, settings, clock)
+
+
+@pytest.fixture
+def web(tmp_path, clock):
+    """The web app on a new SQLite database (dev mode, an admin key), and its parts."""
+    from pbem.bootstrap import build
+    from pbem.web.app import create_app
+
+    settings = load_settings(
+        {"PBEM_INSTANCE_DIR": str(tmp_path / "instance")},
+        database_url=f"sqlite:///{tmp_path / 'web.sqlite3'}",
+        secret_key="web-secret",
+        admin_key="admin-key",
+        base_url="http://pbem.test",
+        dev=True,
+    )
+    parts = build(settings, clock)
+    migrate.upgrade(parts.database)
+    app = create_app(parts)
+    app.testing = True
+    yield app, parts
+    parts.database.dispose()

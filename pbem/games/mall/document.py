@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .mall import Mall
+from .content import AttractionSpec, Content
+from .mall import ATTRACTION, Customer, Mall, Tile
 from .scoring import Score, score
 from .state import PlayerState, State
 
@@ -70,3 +71,29 @@ def score_document(points: Score) -> dict[str, int]:
         "docks": points.docks,
         "total": points.total,
     }
+
+
+def mall_of(player: dict[str, Any], content: Content) -> Mall:
+    """The Mall a player entry of the state document describes, so that what is
+    drawn for a viewer comes from what that viewer may see."""
+    tiles = []
+    for tile in player["tiles"]:
+        cells = tuple(tuple(cell) for cell in tile["cells"])
+        platforms, mirror = frozenset(), False
+        if tile["kind"] == ATTRACTION:
+            platforms, mirror = _placed(content.attractions[tile["id"]], cells)
+        tiles.append(Tile(tile["id"], tile["kind"], cells, platforms, mirror))
+    customers = tuple(
+        Customer(c["id"], c["want"], c["on"], c["satisfied"]) for c in player["customers"]
+    )
+    return Mall(content, tuple(tiles), customers)
+
+
+def _placed(spec: AttractionSpec, cells: tuple) -> tuple[frozenset, bool]:
+    """The platform cells and mirroring of an attraction standing on `cells`."""
+    for shape, mirror in ((spec.shape, False), (spec.mirror_shape, True)):
+        x = min(cx for cx, _ in cells) - min(c for c, _, _ in shape.cells)
+        y = min(cy for _, cy in cells) - min(r for _, r, _ in shape.cells)
+        if {(x + c, y + r) for c, r, _ in shape.cells} == set(cells):
+            return frozenset((x + c, y + r) for c, r, k in shape.cells if k == "P"), mirror
+    raise ValueError(f"{spec.id} does not fit the cells {cells}")

@@ -1,0 +1,1 @@
+"""The web app: Flask pages and the JSON API."""

@@ -1,0 +1,114 @@
+"""The JSON API (DESIGN.md contract): create games, read a game as a seat or a
+spectator, list legal actions, submit actions, export the log."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import Blueprint, request, url_for
+
+from pbem.service import BadRequest, Forbidden, PlayerSpec
+
+from .app import parts
+from .openapi import document
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _is_admin() -> bool:
+    key = parts().settings.admin_key
+    given = _bearer()
+    return bool(key) and given is not None and hmac.compare_digest(given, key)
+
+
+def _viewer(game_id: str) -> int | None:
+    """The caller's seat (by bearer token), or None for a spectator; a private game
+    is shown to its seats (and the admin) only."""
+    service = parts().service
+    token = _bearer()
+    if token and not _is_admin():
+        return service.seat_of(game_id, token)
+    if not _is_admin() and not service.options(game_id)["public"]:
+        raise Forbidden("this game is private: send your seat token (Authorization: Bearer ...)")
+    return None
+
+
+def _body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return body
+
+
+@bp.post("/games")
+def create_game() -> tuple:
+    body = _body()
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise BadRequest('"players" is a list of {"name", "email"} objects')
+    specs = [PlayerSpec(str(p.get("name") or ""), p.get("email"), p.get("bot")) for p in players]
+    for key in ("options", "setup"):
+        if body.get(key) is not None and not isinstance(body[key], dict):
+            raise BadRequest(f'"{key}" must be an object')
+    created = parts().service.create_game(
+        specs, body.get("options"), body.get("setup"), game=str(body.get("game", "mall"))
+    )
+    answer: dict[str, Any] = {"id": created.game_id, "seq": created.seq}
+    if _is_admin():
+        answer["seats"] = [{"seat": s.seat, "token": s.token} for s in created.seats if s.token]
+    return answer, 201, {"Location": url_for("api.show_game", game_id=created.game_id)}
+
+
+@bp.get("/games/<game_id>")
+def show_game(game_id: str) -> dict:
+    return parts().service.state_at(game_id, seat=_viewer(game_id))
+
+
+@bp.get("/games/<game_id>/legal")
+def legal(game_id: str) -> dict:
+    seat = _viewer(game_id)
+    service = parts().service
+    state = service.state_at(game_id, seat=seat)
+    return {"seat": seat, "seq": state["seq"], "legal": service.legal(game_id, seat)}
+
+
+@bp.post("/games/<game_id>/actions")
+def submit(game_id: str) -> tuple:
+    body = _body()
+    token = _bearer()
+    if not token:
+        raise Forbidden("send your seat token: Authorization: Bearer <token>")
+    if "action" not in body or not isinstance(body["action"], str | dict):
+        raise BadRequest('"action" is the move in notation or its JSON form')
+    expected = body.get("expected_seq")
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
+        raise BadRequest('"expected_seq" is the seq you last saw, a whole number')
+    key = body.get("idempotency_key") or request.headers.get("Idempotency-Key")
+    if key is not None and not isinstance(key, str):
+        raise BadRequest('"idempotency_key" is text')
+    accepted = parts().service.submit_action(game_id, token, body["action"], expected, key)
+    answer = {
+        "seq": accepted.seq,
+        "seat": accepted.seat,
+        "action": accepted.action,
+        "narration": accepted.narration,
+        "head_hash": accepted.head_hash,
+    }
+    return answer, 201
+
+
+@bp.get("/games/<game_id>/log")
+def game_log(game_id: str) -> dict:
+    return parts().service.export_log(game_id, _viewer(game_id))
+
+
+@bp.get("/openapi.json")
+def openapi() -> dict:
+    return document()

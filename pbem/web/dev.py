@@ -1,0 +1,46 @@
+"""Dev mode only: the mails the local catcher received, newest first."""
+
+from __future__ import annotations
+
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+from flask import Blueprint, abort, render_template
+
+from pbem.mail.catcher import received
+
+from .app import parts
+
+bp = Blueprint("dev", __name__, url_prefix="/dev")
+
+
+def _folder() -> Path:
+    return parts().settings.instance_dir / "mail"
+
+
+def _messages() -> list:
+    parser = BytesParser(policy=policy.default)
+    return [parser.parsebytes(m.as_bytes()) for m in reversed(received(_folder()))]
+
+
+@bp.get("/mail")
+def mails() -> str:
+    return render_template("dev_mail.html", messages=list(enumerate(_messages())))
+
+
+@bp.get("/mail/<int:number>")
+def mail(number: int) -> str:
+    messages = _messages()
+    if not 0 <= number < len(messages):
+        abort(404)
+    message = messages[number]
+    html = message.get_body(("html",))
+    text = message.get_body(("plain",))
+    return render_template(
+        "dev_mail_one.html",
+        number=number,
+        message=message,
+        text=text.get_content() if text else "",
+        html=html.get_content() if html else None,
+    )

@@ -1,0 +1,316 @@
+"""The OpenAPI 3 document of the JSON API, served at /api/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_ERROR = {
+    "type": "object",
+    "required": ["error", "detail"],
+    "properties": {"error": {"type": "string"}, "detail": {}},
+}
+_ACTION = {
+    "description": "An action in notation (`build L2 at 1,3`) or its JSON form",
+    "oneOf": [{"type": "string"}, {"type": "object", "required": ["type"]}],
+}
+_SCORE = {
+    "type": "object",
+    "required": ["rainbow", "yellow", "blue", "green", "attractions", "docks", "total"],
+    "properties": {
+        k: {"type": "integer"}
+        for k in ("rainbow", "yellow", "blue", "green", "attractions", "docks", "total")
+    },
+}
+_PLAYER = {
+    "type": "object",
+    "required": ["seat", "name", "money", "secret", "tiles", "customers", "score"],
+    "properties": {
+        "seat": {"type": "integer"},
+        "name": {"type": "string"},
+        "money": {"type": "integer"},
+        "secret": {"type": ["string", "null"]},
+        "tiles": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "kind", "cells"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "kind": {
+                        "enum": [
+                            "main",
+                            "food",
+                            "hobby",
+                            "fashion",
+                            "entrance",
+                            "dock",
+                            "attraction",
+                        ]
+                    },
+                    "cells": {
+                        "type": "array",
+                        "items": {"type": "array", "items": {"type": "integer"}},
+                    },
+                },
+            },
+        },
+        "customers": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "want", "on", "satisfied"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "want": {"enum": ["food", "hobby", "fashion"]},
+                    "on": {"type": "string"},
+                    "satisfied": {"type": "boolean"},
+                },
+            },
+        },
+        "score": _SCORE,
+    },
+}
+_STATE = {
+    "type": "object",
+    "description": "The state document for the caller (DESIGN.md); hidden parts left out",
+    "required": [
+        "id",
+        "seq",
+        "head_hash",
+        "status",
+        "round",
+        "turn",
+        "bank",
+        "supply",
+        "dispenser",
+        "commons",
+        "end_triggered",
+        "players",
+        "winners",
+    ],
+    "properties": {
+        "id": {"type": "string"},
+        "seq": {"type": "integer"},
+        "head_hash": {"type": "string"},
+        "status": {"enum": ["playing", "finished"]},
+        "round": {"type": "integer"},
+        "turn": {"type": ["integer", "null"]},
+        "bank": {"type": "integer"},
+        "supply": {"type": "integer"},
+        "dispenser": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": ["string", "null"]}},
+        },
+        "commons": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "built_by"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "built_by": {"type": ["integer", "null"]},
+                },
+            },
+        },
+        "end_triggered": {"type": "boolean"},
+        "players": {"type": "array", "items": _PLAYER},
+        "winners": {"type": ["array", "null"], "items": {"type": "integer"}},
+    },
+}
+_LOG = {
+    "type": "object",
+    "required": ["format", "setup", "actions"],
+    "properties": {
+        "format": {"type": "string"},
+        "setup": {"type": "object"},
+        "actions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "action"],
+                "properties": {"seat": {"type": "integer"}, "action": {"type": "string"}},
+            },
+        },
+    },
+}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    text = {
+        400: "Malformed request",
+        403: "No seat token, a wrong one, or a private game",
+        404: "No such game",
+        409: "The game has moved on; `detail.since` says how",
+        422: "The rules forbid the action; `error` names the rule",
+    }
+    return {str(s): _json(_ERROR, text[s]) for s in statuses}
+
+
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def document() -> dict[str, Any]:
+    game = [_GAME_ID]
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "pbem: the mall game by mail",
+            "version": "1",
+            "description": "Seat tokens (from a player's personal link) and the admin key "
+            "are sent as `Authorization: Bearer <token>`.",
+        },
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "security": [{}, {"bearer": []}],
+        "paths": {
+            "/api/games": {
+                "post": {
+                    "summary": "Create a game; each player is mailed their link",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["players"],
+                                    "properties": {
+                                        "players": {
+                                            "type": "array",
+                                            "minItems": 2,
+                                            "maxItems": 4,
+                                            "items": {
+                                                "type": "object",
+                                                "required": ["name"],
+                                                "properties": {
+                                                    "name": {
+                                                        "type": "string",
+                                                        "minLength": 1,
+                                                        "maxLength": 100,
+                                                    },
+                                                    "email": {"type": "string", "format": "email"},
+                                                    "bot": {"enum": ["greedy", "random"]},
+                                                },
+                                            },
+                                        },
+                                        "options": {"type": "object"},
+                                        "setup": {"type": "object"},
+                                        "game": {"enum": ["mall", "nim"]},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "201": _json(
+                            {
+                                "type": "object",
+                                "required": ["id", "seq"],
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "seq": {"type": "integer"},
+                                    "seats": {
+                                        "type": "array",
+                                        "description": "Only with the admin key",
+                                        "items": {
+                                            "type": "object",
+                                            "properties": {
+                                                "seat": {"type": "integer"},
+                                                "token": {"type": "string"},
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                            "Created",
+                        ),
+                        **_errors(400),
+                    },
+                }
+            },
+            "/api/games/{game_id}": {
+                "get": {
+                    "summary": "The state document as the caller may see it",
+                    "parameters": game,
+                    "responses": {"200": _json(_STATE, "The state"), **_errors(403, 404)},
+                }
+            },
+            "/api/games/{game_id}/legal": {
+                "get": {
+                    "summary": "The caller's legal actions, in canonical notation",
+                    "parameters": game,
+                    "responses": {
+                        "200": _json(
+                            {
+                                "type": "object",
+                                "required": ["seat", "seq", "legal"],
+                                "properties": {
+                                    "seat": {"type": ["integer", "null"]},
+                                    "seq": {"type": "integer"},
+                                    "legal": {"type": "array", "items": {"type": "string"}},
+                                },
+                            },
+                            "Legal actions (none unless it is the caller's turn)",
+                        ),
+                        **_errors(403, 404),
+                    },
+                }
+            },
+            "/api/games/{game_id}/actions": {
+                "post": {
+                    "summary": "Play an action for the caller's seat",
+                    "parameters": game,
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["action"],
+                                    "properties": {
+                                        "action": _ACTION,
+                                        "expected_seq": {"type": "integer"},
+                                        "idempotency_key": {"type": "string"},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "201": _json(
+                            {
+                                "type": "object",
+                                "required": ["seq", "seat", "action", "narration", "head_hash"],
+                                "properties": {
+                                    "seq": {"type": "integer"},
+                                    "seat": {"type": "integer"},
+                                    "action": {"type": "string"},
+                                    "narration": {"type": "string"},
+                                    "head_hash": {"type": "string"},
+                                },
+                            },
+                            "Stored (or, for a repeated idempotency key, stored before)",
+                        ),
+                        **_errors(400, 403, 404, 409, 422),
+                    },
+                }
+            },
+            "/api/games/{game_id}/log": {
+                "get": {
+                    "summary": "The game log file, redacted for the caller until the end",
+                    "parameters": game,
+                    "responses": {"200": _json(_LOG, "The log"), **_errors(403, 404)},
+                }
+            },
+            "/api/openapi.json": {
+                "get": {
+                    "summary": "This document",
+                    "responses": {"200": {"description": "OpenAPI 3 document"}},
+                }
+            },
+        },
+    }

@@ -1,0 +1,171 @@
+"""The game pages: entering by a personal link, the player's (or spectator's) page,
+taking a turn, undo, and stepping through the history."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from werkzeug import Response
+
+from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
+
+from . import present
+from .app import parts
+
+bp = Blueprint("play", __name__)
+
+
+def _token(game_id: str) -> str | None:
+    return session.get("seats", {}).get(game_id)
+
+
+def _forget(game_id: str) -> None:
+    seats = dict(session.get("seats", {}))
+    seats.pop(game_id, None)
+    session["seats"] = seats
+
+
+def _seat(game_id: str) -> int | None:
+    """The seat this browser plays in the game (None: a spectator)."""
+    token = _token(game_id)
+    if not token:
+        return None
+    try:
+        return parts().service.seat_of(game_id, token)
+    except Forbidden:
+        _forget(game_id)  # the seat was handed on: this link is dead
+        return None
+
+
+def _may_watch(game_id: str, seat: int | None) -> None:
+    if seat is None and not parts().service.options(game_id)["public"]:
+        raise Forbidden(
+            "this game is private: open your personal link (from your invitation mail), "
+            "or ask for your links on the My games page"
+        )
+
+
+@bp.get("/g/<game_id>/<token>")
+def enter(game_id: str, token: str) -> Response:
+    """A personal link: remember the seat in this browser, then leave the token out
+    of the address bar."""
+    parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
+    session["seats"] = {**session.get("seats", {}), game_id: token}
+    session.permanent = True
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+@bp.get("/g/<game_id>")
+def game(game_id: str) -> str:
+    seat = _seat(game_id)
+    _may_watch(game_id, seat)
+    return _page(game_id, seat)
+
+
+@bp.get("/g/<game_id>/watch")
+def watch(game_id: str) -> str:
+    _may_watch(game_id, None)
+    return _page(game_id, None)
+
+
+def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) -> Any:
+    service = parts().service
+    context = present.game_page(service, game_id, seat)
+    if context["your_turn"]:
+        context["turn"] = present.turn(service, game_id, seat, context["doc"])
+        context["key"] = secrets.token_urlsafe(12)  # one key per form: a double submit acts once
+    context["log"] = present.log(service.history(game_id))
+    context["undo_waiting"] = service.pending_undo(game_id, seat)
+    return render_template("game.html", **context, **extra), status
+
+
+@bp.post("/g/<game_id>/play")
+def take_turn(game_id: str) -> Any:
+    token = _token(game_id)
+    if not token:
+        raise Forbidden("open your personal link to play")
+    typed = request.form.get("move", "").strip()
+    chosen = request.form.get("action", "").strip()
+    move = typed or chosen
+    try:
+        expected = int(request.form.get("expected_seq", ""))
+    except ValueError:
+        expected = None
+    key = request.form.get("key") or None
+    if not move:
+        return _page(game_id, _seat(game_id), status=400, error="choose an action first")
+    try:
+        accepted = parts().service.submit_action(game_id, token, move, expected, key)
+    except (Illegal, Stale, BadRequest) as error:
+        since = error.since if isinstance(error, Stale) else []
+        return _page(
+            game_id,
+            _seat(game_id),
+            status=error.status,
+            error=error.message,
+            since=since,
+            typed=typed,
+            chosen=chosen,
+        )
+    flash(f"You played {accepted.narration}.")
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+@bp.post("/g/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    token = _token(game_id)
+    try:
+        event = parts().service.undo(game_id, token or "")
+    except ServiceError as error:
+        flash(f"No undo: {error.message}.", "error")
+    else:
+        if event.type == "UndoDone":
+            flash("Your move was taken back.")
+        else:
+            flash("The others must agree to take your move back; they have been asked.")
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+@bp.post("/g/<game_id>/undo/answer")
+def answer_undo(game_id: str) -> Response:
+    agree = request.form.get("agree") == "yes"
+    try:
+        event = parts().service.answer_undo(game_id, _token(game_id) or "", agree)
+    except ServiceError as error:
+        flash(f"Not answered: {error.message}.", "error")
+    else:
+        done = event.type == "UndoDone"
+        flash("The move was taken back." if done else "Your answer is in.")
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+@bp.post("/g/<game_id>/forget")
+def forget(game_id: str) -> Response:
+    _forget(game_id)
+    flash("This browser no longer holds your seat; your link still works.")
+    return redirect(url_for("games.home"))
+
+
+@bp.get("/g/<game_id>/history")
+def history(game_id: str) -> str:
+    service = parts().service
+    seat = _seat(game_id)
+    _may_watch(game_id, seat)
+    head = service.state_at(game_id, seat=seat)["seq"]
+    at = request.args.get("at", type=int) or head
+    at = max(1, min(at, head))
+    before = service.state_at(game_id, max(at - 1, 1), seat)
+    after = service.state_at(game_id, at, seat)
+    changed = present.changed_tiles(before, after) if at > 1 else {}
+    context = present.game_page(service, game_id, seat, seq=at, changed=changed)
+    events = service.history(game_id)
+    return render_template(
+        "history.html",
+        **context,
+        at=at,
+        head=head,
+        event=events[at - 1],
+        log=present.log(events),
+    )
