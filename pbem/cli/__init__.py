@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import db, engine, games
+from . import db, engine, games, web
 
 
 @click.group()
@@ -18,5 +18,6 @@ main.add_command(engine.simulate)
 main.add_command(engine.demo)
 main.add_command(db.db)
 main.add_command(games.game)
+main.add_command(web.web)
 
 __all__ = ["main"]

@@ -23,6 +23,10 @@ SUBJECTS = {
 }
 
 
+class UnknownMail(ValueError):
+    """An outbox row of a kind this server does not write mails for."""
+
+
 def environment() -> Environment:
     return Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -44,6 +48,8 @@ class Composer:
 
     def compose(self, row: Row) -> EmailMessage:
         """The mail of an outbox row (claimed, so it has its Message-ID)."""
+        if row.kind not in SUBJECTS:
+            raise UnknownMail(f"no mail is written for {row.kind!r} rows")
         context = getattr(self, f"_{row.kind}")(row)
         message = EmailMessage()
         message["Subject"] = SUBJECTS[row.kind].format(game=row.game_id)

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from pbem.service.outbox import Outbox
 
-from .compose import Composer
+from .compose import Composer, UnknownMail
 
 
 @dataclass(frozen=True)
@@ -48,4 +48,6 @@ def deliver_due(outbox: Outbox, composer: Composer, smtp: Smtp) -> int:
             sent += deliver(outbox, composer, smtp, row_id) == "sent"
         except (OSError, smtplib.SMTPException) as error:
             outbox.failed(row_id, f"{type(error).__name__}: {error}", timedelta(minutes=1))
+        except UnknownMail as error:
+            outbox.failed(row_id, str(error), None)  # trying again will not help
     return sent

@@ -1,0 +1,25 @@
+"""`pbem web`: serve the web app (the Flask server; at scale, gunicorn)."""
+
+from __future__ import annotations
+
+import click
+
+from pbem.bootstrap import build
+from pbem.config import ConfigError
+from pbem.store import migrate
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=5000, show_default=True)
+def web(host: str, port: int) -> None:
+    """Serve the web app and the JSON API on the configured database."""
+    from pbem.web.app import create_app
+
+    try:
+        parts = build()
+        migrate.upgrade(parts.database)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"pbem web on http://{host}:{port}/ (database {parts.settings.database_url})")
+    create_app(parts).run(host=host, port=port, threaded=True, use_reloader=False)

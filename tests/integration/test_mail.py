@@ -1,0 +1,115 @@
+"""Mail out: outbox rows delivered by SMTP to a real aiosmtpd server in the test,
+with headers built by email.message (names cannot inject headers), the personal link
+that works, threading per game and seat, and the dev page listing what was caught."""
+
+from __future__ import annotations
+
+import socket
+from email import policy
+from email.parser import BytesParser
+
+import pytest
+from sqlmodel import select
+
+from pbem.mail import catcher
+from pbem.mail.compose import Composer
+from pbem.mail.deliver import Smtp, deliver_due
+from pbem.service import PlayerSpec
+from pbem.store.tables import Outbox
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp(tmp_path):
+    """A running catcher: (its Smtp address, its Maildir folder, where the dev mode
+    of the `web` fixture looks for it)."""
+    folder = tmp_path / "instance" / "mail"
+    port = free_port()
+    controller = catcher.start(folder, port=port)
+    yield Smtp("127.0.0.1", port), folder
+    controller.stop()
+
+
+def caught(folder) -> list:
+    parser = BytesParser(policy=policy.default)
+    return [parser.parsebytes(m.as_bytes()) for m in catcher.received(folder)]
+
+
+def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
+    app, parts = web
+    address, folder = smtp
+    created = parts.service.create_game(
+        [PlayerSpec("Zoë Ångström", "zoe@example.com"), PlayerSpec("Ben", "ben@example.com")],
+        None,
+        {"seed": "mail"},
+    )
+    assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 2
+    first, second = caught(folder)
+    assert first["Subject"] == f"You are invited to a game of Mall ({created.game_id})"
+    assert first["To"].addresses[0].display_name == "Zoë Ångström"
+    assert first["To"].addresses[0].addr_spec == "zoe@example.com"
+    assert first["From"].addresses[0].addr_spec == "noreply@pbem.localhost"
+    assert first["Auto-Submitted"] == "auto-generated"
+    assert first["In-Reply-To"] == f"<game-{created.game_id}-seat-1@pbem.localhost>"
+    assert second["To"].addresses[0].addr_spec == "ben@example.com"
+    text = first.get_body(("plain",)).get_content()
+    link = f"http://pbem.test/g/{created.game_id}/{created.seats[0].token}"
+    assert link in text and created.seats[1].token not in text
+    assert "the log's head is" in text
+    assert first.get_body(("html",)).get_content().count(link) == 1
+    with parts.database.read() as s:
+        rows = s.exec(select(Outbox).order_by(Outbox.id)).all()
+    assert [r.status for r in rows] == ["sent", "sent"]
+    assert [r.message_id for r in rows] == [first["Message-ID"], second["Message-ID"]]
+    entered = app.test_client().get(link.removeprefix("http://pbem.test"))
+    assert entered.status_code == 302
+
+
+def test_a_name_with_a_newline_cannot_add_a_header(web, smtp):
+    _, parts = web
+    address, folder = smtp
+    parts.service.create_game(
+        [
+            PlayerSpec("Eve\nBcc: victim@example.com", "eve@example.com"),
+            PlayerSpec("Ben", "b@x.org"),
+        ],
+        None,
+        {"seed": "inject"},
+    )
+    deliver_due(parts.outbox, Composer(parts.service, parts.settings), address)
+    first = caught(folder)[0]
+    assert first["Bcc"] is None
+    assert first["To"].addresses[0].display_name == "Eve Bcc: victim@example.com"
+
+
+def test_a_refused_delivery_waits_and_is_tried_again(web, smtp, clock):
+    _, parts = web
+    address, folder = smtp
+    parts.service.create_game([PlayerSpec("Ann", "a@x.org"), PlayerSpec("Ben", "b@x.org")])
+    composer = Composer(parts.service, parts.settings)
+    assert deliver_due(parts.outbox, composer, Smtp("127.0.0.1", free_port())) == 0
+    with parts.database.read() as s:
+        rows = s.exec(select(Outbox)).all()
+    assert {r.status for r in rows} == {"pending"} and {r.attempts for r in rows} == {1}
+    assert all("ConnectionRefusedError" in r.last_error for r in rows)
+    assert deliver_due(parts.outbox, composer, address) == 0  # not due for a minute
+    clock.advance(minutes=1, seconds=1)
+    assert deliver_due(parts.outbox, composer, address) == 2
+    assert len(caught(folder)) == 2
+
+
+def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
+    app, parts = web
+    address, _ = smtp
+    parts.service.create_game([PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben")])
+    deliver_due(parts.outbox, Composer(parts.service, parts.settings), address)
+    client = app.test_client()
+    listing = client.get("/dev/mail").get_data(as_text=True)
+    assert "ann@example.com" in listing and "You are invited to a game of Mall" in listing
+    one = client.get("/dev/mail/0").get_data(as_text=True)
+    assert "Your personal link" in one
