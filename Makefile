@@ -12,8 +12,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)  ## a bot game, printed turn by turn
-	$(BIN)/pbem demo --players 2
+run: $(STAMP)  ## web app, worker, scheduler and mail catcher on the embedded defaults
+	$(BIN)/pbem dev
 
 test: $(STAMP)  ## lint, then the whole test suite
 	$(BIN)/ruff check .

@@ -30,6 +30,9 @@ class Settings:
     mail_domain: str
     smtp_url: str
     snapshot_every: int
+    broker_url: str
+    sweep_seconds: int
+    digest_hour: int
     instance_dir: Path
 
     def signing_key(self) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import db, engine, games, web
+from . import db, engine, games, processes, web
 
 
 @click.group()
@@ -19,5 +19,10 @@ main.add_command(engine.demo)
 main.add_command(db.db)
 main.add_command(games.game)
 main.add_command(web.web)
+main.add_command(processes.worker)
+main.add_command(processes.scheduler)
+main.add_command(processes.mail_catcher)
+main.add_command(processes.dev)
+main.add_command(processes.mail)
 
 __all__ = ["main"]

@@ -1,17 +1,16 @@
-"""Delivering outbox rows by SMTP: claim (the Message-ID is stored first), send,
-mark. A crash between sending and marking can send a row twice, with the same
-Message-ID; nothing else can."""
+"""Delivering one outbox row by SMTP: claim it (its Message-ID stored first), send,
+mark. A failure puts it back, backing off; a 5xx answer or a mail this server cannot
+write fails it for good; a mail that no longer matters is skipped."""
 
 from __future__ import annotations
 
 import smtplib
 from dataclasses import dataclass
-from datetime import timedelta
 from urllib.parse import urlsplit
 
 from pbem.service.outbox import Outbox
 
-from .compose import Composer, UnknownMail
+from .compose import Composer, Moot, UnknownMail
 
 
 @dataclass(frozen=True)
@@ -27,27 +26,38 @@ class Smtp:
         return cls(parts.hostname, parts.port or 25)
 
 
+def _permanent(error: Exception) -> bool:
+    """Whether the server refused for good (a 5xx answer), not for now (4xx)."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    code = getattr(error, "smtp_code", None)
+    return isinstance(code, int) and code >= 500
+
+
 def deliver(outbox: Outbox, composer: Composer, smtp: Smtp, row_id: int) -> str:
-    """Send one row; returns "sent", or "skipped" when it was not pending. SMTP and
-    connection errors propagate (the caller decides when to retry)."""
+    """Send one row. Returns what became of it: sent, skipped (not pending, or moot),
+    pending (to be tried again later) or failed (given up)."""
     row = outbox.claim(row_id, composer.message_id)
     if row is None:
         return "skipped"
-    message = composer.compose(row)
-    with smtplib.SMTP(smtp.host, smtp.port, timeout=30) as connection:
-        connection.send_message(message)
+    try:
+        message = composer.compose(row)
+    except Moot as why:
+        outbox.skipped(row_id, str(why))
+        return "skipped"
+    except UnknownMail as error:
+        return outbox.failed(row_id, str(error), permanent=True)
+    try:
+        with smtplib.SMTP(smtp.host, smtp.port, timeout=30) as connection:
+            connection.send_message(message)
+    except (OSError, smtplib.SMTPException) as error:
+        text = f"{type(error).__name__}: {error}"
+        return outbox.failed(row_id, text, permanent=_permanent(error))
     outbox.sent(row_id)
     return "sent"
 
 
 def deliver_due(outbox: Outbox, composer: Composer, smtp: Smtp) -> int:
-    """Send every due row once; a failure waits a minute. Returns how many went."""
-    sent = 0
-    for row_id in outbox.due():
-        try:
-            sent += deliver(outbox, composer, smtp, row_id) == "sent"
-        except (OSError, smtplib.SMTPException) as error:
-            outbox.failed(row_id, f"{type(error).__name__}: {error}", timedelta(minutes=1))
-        except UnknownMail as error:
-            outbox.failed(row_id, str(error), None)  # trying again will not help
-    return sent
+    """Send every row that is due, in this process (what the workers do, for
+    development and tests without a broker). Returns how many were sent."""
+    return sum(deliver(outbox, composer, smtp, row_id) == "sent" for row_id in outbox.take_due())

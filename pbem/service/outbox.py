@@ -1,6 +1,11 @@
-"""The outbox: mails the events call for, waiting to be delivered. Whoever delivers
-claims a row (its Message-ID is stored before it is sent), then marks it sent, or
-failed with a time to try again, or failed for good."""
+"""The outbox: mails the events call for, waiting to be delivered.
+
+A row is pending until a sender claims it: the claim stores its Message-ID (once),
+counts the attempt and takes a lease. Then it is sent, or pending again with a
+later time (backing off), or failed for good after MAX_ATTEMPTS. The sweep hands
+due rows to the workers, and takes back rows whose sender died with the lease: the
+only way a mail goes twice is a crash between sending and marking it sent, and then
+it goes with the same Message-ID."""
 
 from __future__ import annotations
 
@@ -15,13 +20,15 @@ from pbem.store.events import timestamp
 from . import rows
 
 OUTBOX = rows.OUTBOX
-_DUE = (
-    select(OUTBOX.c.id)
-    .where(OUTBOX.c.status == "pending", OUTBOX.c.next_attempt_at <= bindparam("now"))
-    .order_by(OUTBOX.c.id)
-    .limit(bindparam("limit"))
-)
+MAX_ATTEMPTS = 8
+LEASE = timedelta(minutes=5)  # how long a sender may take before the sweep retakes a row
 _ROW = select(OUTBOX).where(OUTBOX.c.id == bindparam("id"))
+
+
+def backoff(attempts: int) -> timedelta:
+    """How long to wait after the `attempts`-th failure: 1, 2, 4 ... minutes, at most
+    six hours."""
+    return min(timedelta(minutes=2 ** max(attempts - 1, 0)), timedelta(hours=6))
 
 
 class Outbox:
@@ -29,63 +36,128 @@ class Outbox:
         self.db = database
         self.clock = clock
 
-    def due(self, limit: int = 100) -> list[int]:
-        """Ids of the pending rows whose time has come, oldest first."""
-        with self.db.reading() as conn:
-            now = timestamp(self.clock())
-            return list(conn.execute(_DUE, {"now": now, "limit": limit}).scalars())
+    def _now(self) -> str:
+        return timestamp(self.clock())
 
     def get(self, row_id: int) -> Row | None:
         with self.db.reading() as conn:
             return conn.execute(_ROW, {"id": row_id}).first()
 
+    def take_due(self, limit: int = 500) -> list[int]:
+        """The rows to hand to workers now: pending ones whose time has come, and
+        ones whose sender's lease ran out. Each gets LEASE before it is due again,
+        so a row waiting in the queue is not handed out twice."""
+        now = self.clock()
+        with self.db.writing() as conn:
+            due = (
+                conn.execute(
+                    select(OUTBOX.c.id)
+                    .where(
+                        OUTBOX.c.status.in_(("pending", "sending")),
+                        OUTBOX.c.next_attempt_at <= timestamp(now),
+                    )
+                    .order_by(OUTBOX.c.id)
+                    .limit(limit)
+                    .with_for_update(skip_locked=True)
+                )
+                .scalars()
+                .all()
+            )
+            if due:
+                conn.execute(
+                    update(OUTBOX)
+                    .where(OUTBOX.c.id.in_(due))
+                    .values(status="pending", next_attempt_at=timestamp(now + LEASE))
+                )
+            return list(due)
+
     def claim(self, row_id: int, message_id: Callable[[], str]) -> Row | None:
-        """The row, ready to send: pending, with its Message-ID stored (a new one only
-        the first time) and its attempt counted. None when it is not pending."""
+        """The row, ready to send: it was pending; now it is sending under a lease,
+        its Message-ID stored (a new one only the first time), its attempt counted.
+        None when it is not pending (sent, being sent, given up)."""
+        now = self.clock()
         with self.db.writing() as conn:
             row = conn.execute(_ROW.with_for_update(), {"id": row_id}).first()
             if row is None or row.status != "pending":
                 return None
-            changes = {"attempts": row.attempts + 1}
+            changes = {
+                "status": "sending",
+                "attempts": row.attempts + 1,
+                "next_attempt_at": timestamp(now + LEASE),
+            }
             if row.message_id is None:
                 changes["message_id"] = message_id()
             conn.execute(update(OUTBOX).where(OUTBOX.c.id == row_id).values(changes))
             return conn.execute(_ROW, {"id": row_id}).first()
 
     def sent(self, row_id: int) -> None:
-        self._set(row_id, status="sent", sent_at=timestamp(self.clock()), last_error=None)
+        self._set(row_id, status="sent", sent_at=self._now(), last_error=None)
 
-    def failed(self, row_id: int, error: str, retry_after: timedelta | None) -> None:
-        """A failed attempt: try again after `retry_after`, or never (None)."""
-        if retry_after is None:
+    def skipped(self, row_id: int, why: str) -> None:
+        """Not sent because it no longer matters (the turn it announced was played)."""
+        self._set(row_id, status="skipped", last_error=why[:2000])
+
+    def failed(self, row_id: int, error: str, *, permanent: bool = False) -> str:
+        """A failed attempt: pending again after a backoff, or failed for good after
+        MAX_ATTEMPTS (or at once when trying again cannot help). Returns the status."""
+        row = self.get(row_id)
+        if permanent or row.attempts >= MAX_ATTEMPTS:
             self._set(row_id, status="failed", last_error=error[:2000])
-        else:
-            due = timestamp(self.clock() + retry_after)
-            self._set(row_id, next_attempt_at=due, last_error=error[:2000])
+            return "failed"
+        due = timestamp(self.clock() + backoff(row.attempts))
+        self._set(row_id, status="pending", next_attempt_at=due, last_error=error[:2000])
+        return "pending"
 
     def _set(self, row_id: int, **values: object) -> None:
         with self.db.writing() as conn:
             conn.execute(update(OUTBOX).where(OUTBOX.c.id == row_id).values(values))
 
     def failures(self) -> list[Row]:
-        """Rows given up on, for people to look at."""
+        """Rows given up on, for people to look at (`pbem mail failures`)."""
         with self.db.reading() as conn:
-            return list(conn.execute(select(OUTBOX).where(OUTBOX.c.status == "failed")).all())
+            query = select(OUTBOX).where(OUTBOX.c.status == "failed").order_by(OUTBOX.c.id)
+            return list(conn.execute(query).all())
 
-    def ask_for_games(self, email: str, window: timedelta) -> bool:
+    def make_digests(self) -> list[int]:
+        """For each address with held turn mails, one digest row naming their games;
+        the held rows become digested. Returns the new digest rows' ids."""
+        now = self._now()
+        with self.db.writing() as conn:
+            held = conn.execute(
+                select(OUTBOX.c.id, OUTBOX.c.to_address, OUTBOX.c.game_id, OUTBOX.c.seat)
+                .where(OUTBOX.c.status == "held")
+                .order_by(OUTBOX.c.id)
+                .with_for_update()
+            ).all()
+            games: dict[str, list[list]] = {}
+            for row in held:
+                pair = [row.game_id, row.seat]
+                if pair not in games.setdefault(row.to_address, []):
+                    games[row.to_address].append(pair)
+            digests = [
+                rows.new_mail(None, None, "digest", None, address, {"seats": pairs}, now)
+                for address, pairs in games.items()
+            ]
+            if held:
+                ids = [row.id for row in held]
+                conn.execute(update(OUTBOX).where(OUTBOX.c.id.in_(ids)).values(status="digested"))
+            return rows.add_mails(conn, digests)
+
+    def ask_for_games(self, email: str, window: timedelta) -> list[int]:
         """Queue a mail listing the games `email` plays, unless one was queued for it
-        within `window` (or it plays none). Says whether a mail was queued; callers
+        within `window` (or it plays none). Returns the new row's id, if any; callers
         must not tell the asker (the page is the same either way)."""
         address = email.strip().lower()
         now = self.clock()
         with self.db.writing() as conn:
             seats = conn.execute(
                 select(rows.SEATS.c.game_id, rows.SEATS.c.seat).where(
-                    func.lower(rows.SEATS.c.email) == address, rows.SEATS.c.controller == "human"
+                    func.lower(rows.SEATS.c.email) == address,
+                    rows.SEATS.c.controller == "human",
                 )
             ).all()
             if not seats:
-                return False
+                return []
             recent = conn.execute(
                 select(OUTBOX.c.id).where(
                     and_(
@@ -96,8 +168,15 @@ class Outbox:
                 )
             ).first()
             if recent is not None:
-                return False
+                return []
             payload = {"seats": [[s.game_id, s.seat] for s in seats]}
             mail = rows.new_mail(None, None, "my_games", None, address, payload, timestamp(now))
-            rows.add_mails(conn, [mail])
-            return True
+            return rows.add_mails(conn, [mail])
+
+    def counts(self) -> dict[str, int]:
+        """How many rows are in each status."""
+        with self.db.reading() as conn:
+            found = conn.execute(
+                select(OUTBOX.c.status, func.count()).group_by(OUTBOX.c.status)
+            ).all()
+            return {status: count for status, count in found}

@@ -14,7 +14,7 @@ _GAME = select(*(c for c in GAMES.c if c.name != "state")).where(GAMES.c.id == b
 _GAME_LOCKED = _GAME.with_for_update()
 _SEATS = select(SEATS).where(SEATS.c.game_id == bindparam("g")).order_by(SEATS.c.seat)
 _ALL_GAMES = select(*(c for c in GAMES.c if c.name != "state")).order_by(GAMES.c.created_at)
-_ADD_MAIL = insert(OUTBOX)
+_ADD_MAIL = insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
 _TOKEN_ELSEWHERE = select(SEATS.c.game_id).where(
     SEATS.c.token_sha256 == bindparam("digest"), SEATS.c.game_id != bindparam("g")
 )
@@ -33,9 +33,11 @@ def games(conn: Connection) -> list[Row]:
     return list(conn.execute(_ALL_GAMES).all())
 
 
-def add_mails(conn: Connection, mails: list[dict[str, Any]]) -> None:
-    if mails:
-        conn.execute(_ADD_MAIL, mails)
+def add_mails(conn: Connection, mails: list[dict[str, Any]]) -> list[int]:
+    """Insert outbox rows; their ids, in order."""
+    if not mails:
+        return []
+    return list(conn.execute(_ADD_MAIL, mails).scalars())
 
 
 def token_elsewhere(conn: Connection, digest: str, game_id: str) -> bool:
@@ -65,3 +67,16 @@ def new_mail(
         "created_at": now,
         "next_attempt_at": now,
     }
+
+
+def mail_exists(conn: Connection, mail: dict[str, Any]) -> bool:
+    """Whether the outbox already has this game's mail of this kind, seq and seat."""
+    found = conn.execute(
+        select(OUTBOX.c.id).where(
+            OUTBOX.c.game_id == mail["game_id"],
+            OUTBOX.c.seq == mail["seq"],
+            OUTBOX.c.kind == mail["kind"],
+            OUTBOX.c.seat == mail["seat"],
+        )
+    ).first()
+    return found is not None

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Row
@@ -27,16 +27,19 @@ from pbem.store.database import Database
 from pbem.store.events import (
     ACTION_TAKEN,
     GENESIS,
+    MAIL_PREFERENCE,
     MOVES,
     SEAT_REPLACED,
     TURN_TIMED_OUT,
     UNDO_ANSWERED,
     UNDO_DONE,
     UNDO_REQUESTED,
+    VACATION,
     Envelope,
     moves_in_force,
     timestamp,
 )
+from pbem.store.projection import Before
 
 from . import history, rows
 from . import options as game_options
@@ -55,6 +58,8 @@ from .tokens import new_nonce, seat_token, token_hash
 
 BOT = "bot:"  # prefix of a bot seat's controller, e.g. "bot:greedy"
 BOTS = ("greedy", "random")
+ALWAYS = ("invitation", "game_over")  # mails sent whatever a player's preference
+MAIL_PREFERENCES = ("every", "digest", "none")
 
 
 @dataclass(frozen=True)
@@ -75,9 +80,20 @@ class Tx:
     conn: Connection
     game_id: str = ""
     head: tuple[int, str] = (0, GENESIS)
-    undo_request: int | None = None
+    before: Before = field(default_factory=Before)
     mails: list[dict[str, Any]] = field(default_factory=list)
     done: list[tuple[str, int, str, Any]] = field(default_factory=list)
+    bot_turn: tuple[int, int] | None = None  # (seat, seq) when a bot is to move
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a committed command leaves for the workers: mails to send, a bot to
+    move. Told to `Service.notify` after the commit (the sweeps find it anyway)."""
+
+    game_id: str
+    mail_ids: tuple[int, ...]
+    bot_turn: tuple[int, int] | None
 
 
 def _now() -> datetime:
@@ -111,15 +127,18 @@ class Service:
         self._cache: OrderedDict[str, tuple[int, str, Any]] = OrderedDict()
         self._cache_size = cached_states
         self._lock = threading.Lock()
+        self.notify: Callable[[Notice], None] | None = None
 
     @contextmanager
     def _transaction(self) -> Iterator[Tx]:
         with self.db.writing() as conn:
             tx = Tx(conn)
             yield tx
-            rows.add_mails(tx.conn, tx.mails)
+            mail_ids = rows.add_mails(tx.conn, tx.mails)
         for entry in tx.done:
             self._remember(*entry)
+        if self.notify is not None and (mail_ids or tx.bot_turn):
+            self.notify(Notice(tx.game_id, tuple(mail_ids), tx.bot_turn))
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -194,6 +213,9 @@ class Service:
         }
         event = log.start(tx.conn, tx.game_id, payload, actor, self._time())
         self._project(tx, rules, event, state)
+        first = rules.to_move(state)
+        if first is not None and specs[first - 1].bot:
+            tx.bot_turn = (first, 1)
         for link in links:
             if link.token and link.email:
                 self._mail(tx, 1, "invitation", link.seat, link.email, {})
@@ -419,6 +441,63 @@ class Service:
                 self._mail(tx, event.seq, "invitation", seat, spec.email, {})
             return SeatLink(seat, spec.name, token, spec.email)
 
+    # -- preferences and vacations ----------------------------------------------------
+
+    def set_mail_preference(self, game_id: str, token: str, mail: str) -> Envelope:
+        """How the seat's person wants turn mails: every one, a daily digest, or none
+        (the page, the invitation and the game-over mail always work)."""
+        if mail not in MAIL_PREFERENCES:
+            raise BadRequest(f"mail is one of {', '.join(MAIL_PREFERENCES)}")
+        with self._transaction() as tx:
+            row = self._open(tx, game_id)
+            seat = self._seat_for(tx.conn, rows.seats(tx.conn, game_id), token).seat
+            rules = get(row.game)
+            state = self._state(tx.conn, rules, row)
+            payload = {"seat": seat, "mail": mail}
+            return self._record(tx, rules, MAIL_PREFERENCE, payload, f"seat:{seat}", state)
+
+    def take_vacation(self, game_id: str, token: str, days: int) -> Envelope:
+        """Stop the seat's clock for `days` days from now (within the game's
+        allowance); the other players are told."""
+        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+            raise BadRequest("a vacation lasts a whole number of days, at least 1")
+        with self._transaction() as tx:
+            row = self._open(tx, game_id)
+            seats = rows.seats(tx.conn, game_id)
+            seat = self._seat_for(tx.conn, seats, token)
+            left = row.options["vacation_days"] - seat.vacation_days_used
+            if days > left:
+                raise BadRequest(f"you have {left} vacation day{'' if left == 1 else 's'} left")
+            if row.status != "playing":
+                raise BadRequest("the game is over")
+            rules = get(row.game)
+            state = self._state(tx.conn, rules, row)
+            until = timestamp(self.clock() + timedelta(days=days))
+            payload = {"seat": seat.seat, "days": days, "until": until}
+            event = self._record(tx, rules, VACATION, payload, f"seat:{seat.seat}", state)
+            for other in seats:
+                if other.seat != seat.seat:
+                    note = {"who": seat.seat, "until": until}
+                    self._mail_seat(tx, event.seq, "vacation", other, note)
+            return event
+
+    def remind(self, game_id: str, seq: int, hours: float) -> bool:
+        """A reminder to the seat to move at `seq`, `hours` before its deadline: at
+        most one per game, seq and hours, however often it is asked for (the unique
+        outbox row decides, so two schedulers cannot send two). Says whether one
+        was queued."""
+        try:
+            with self._transaction() as tx:
+                row = self._open(tx, game_id)
+                if row.head_seq != seq or row.turn is None:
+                    return False
+                seat = rows.seats(tx.conn, game_id)[row.turn - 1]
+                self._mail_seat(tx, seq, f"reminder-{hours:g}", seat, {"hours": hours})
+                tx.mails = [m for m in tx.mails if not rows.mail_exists(tx.conn, m)]
+                return bool(tx.mails)
+        except IntegrityError:
+            return False  # another scheduler queued it first
+
     # -- undo -----------------------------------------------------------------------
 
     def undo(self, game_id: str, token: str) -> Envelope:
@@ -594,6 +673,18 @@ class Service:
             for s in seats
         ]
 
+    def seat_settings(self, game_id: str, seat: int) -> dict[str, Any]:
+        """A seat's mail preference and vacation: days left, and until when."""
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            found = rows.seats(conn, game_id)[seat - 1]
+        return {
+            "mail": found.mail,
+            "vacation_left": row.options["vacation_days"] - found.vacation_days_used,
+            "vacation_until": found.vacation_until,
+            "deadline": row.deadline_at if row.turn == seat else None,
+        }
+
     def options(self, game_id: str) -> dict[str, Any]:
         with self._reading() as conn:
             return dict(self._row(conn, game_id).options)
@@ -724,11 +815,8 @@ class Service:
     def _open(self, tx: Tx, game_id: str) -> Row:
         """Lock the game for this transaction and start appending after its head."""
         row = self._row(tx.conn, game_id, lock=True)
-        tx.game_id, tx.head, tx.undo_request = (
-            game_id,
-            (row.head_seq, row.head_hash),
-            row.undo_request_seq,
-        )
+        tx.game_id, tx.head = game_id, (row.head_seq, row.head_hash)
+        tx.before = Before(row.options, row.turn, row.turn_started_at, row.undo_request_seq)
         return row
 
     def _seat_for(self, conn: Connection, seats: list[Row], token: str | None) -> Row:
@@ -803,14 +891,9 @@ class Service:
 
     def _project(self, tx: Tx, rules: Rules, event: Envelope, state: Any) -> None:
         head = projection.project(
-            tx.conn,
-            rules,
-            event,
-            state,
-            undo_request=tx.undo_request,
-            every=self.settings.snapshot_every,
+            tx.conn, rules, event, state, before=tx.before, every=self.settings.snapshot_every
         )
-        tx.head, tx.undo_request = (event.seq, event.hash), head["undo_request_seq"]
+        tx.head, tx.before = (event.seq, event.hash), tx.before.after(head)
         tx.done.append((tx.game_id, event.seq, event.hash, state))
 
     def _record(
@@ -829,13 +912,27 @@ class Service:
         return event
 
     def _mail(
-        self, tx: Tx, seq: int, kind: str, seat: int | None, to: str, payload: dict[str, Any]
+        self,
+        tx: Tx,
+        seq: int,
+        kind: str,
+        seat: int | None,
+        to: str,
+        payload: dict[str, Any],
+        status: str = "pending",
     ) -> None:
-        tx.mails.append(rows.new_mail(tx.game_id, seq, kind, seat, to, payload, self._time()))
+        mail = rows.new_mail(tx.game_id, seq, kind, seat, to, payload, self._time())
+        tx.mails.append({**mail, "status": status})
 
     def _mail_seat(self, tx: Tx, seq: int, kind: str, seat: Row, payload: dict[str, Any]) -> None:
-        if seat.email and not _is_bot(seat):
+        """A mail to a seat's person, as their preference has it: every turn mail,
+        turn mails held for the daily digest, or none but those that always go."""
+        if not seat.email or _is_bot(seat):
+            return
+        if kind in ALWAYS or seat.mail == "every":
             self._mail(tx, seq, kind, seat.seat, seat.email, payload)
+        elif seat.mail == "digest":
+            self._mail(tx, seq, kind, seat.seat, seat.email, payload, status="held")
 
     def _mails_after_move(
         self, tx: Tx, rules: Rules, seats: list[Row], seq: int, before: Any, after: Any
@@ -851,3 +948,5 @@ class Service:
         for seat in seats:
             if seat.seat == to_move:
                 self._mail_seat(tx, seq, "your_turn", seat, {})
+                if _is_bot(seat):
+                    tx.bot_turn = (seat.seat, seq)

@@ -21,6 +21,8 @@ SEAT_REPLACED = "SeatReplaced"
 UNDO_REQUESTED = "UndoRequested"
 UNDO_ANSWERED = "UndoAnswered"
 UNDO_DONE = "UndoDone"
+MAIL_PREFERENCE = "MailPreferenceChanged"
+VACATION = "VacationStarted"
 
 # The version each type is written at today. Payloads carry it as "v".
 VERSIONS = {
@@ -31,6 +33,8 @@ VERSIONS = {
     UNDO_REQUESTED: 1,
     UNDO_ANSWERED: 1,
     UNDO_DONE: 1,
+    MAIL_PREFERENCE: 1,
+    VACATION: 1,
 }
 MOVES = (ACTION_TAKEN, TURN_TIMED_OUT)  # the events the rules fold
 

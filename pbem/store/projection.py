@@ -4,6 +4,8 @@ them, so both write the same rows."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
@@ -14,11 +16,17 @@ from pbem.games import get
 from . import log
 from .events import (
     GAME_CREATED,
+    MAIL_PREFERENCE,
+    MOVES,
     SEAT_REPLACED,
     TURN_TIMED_OUT,
     UNDO_ANSWERED,
+    UNDO_DONE,
     UNDO_REQUESTED,
+    VACATION,
     Envelope,
+    parse_timestamp,
+    timestamp,
 )
 from .states import Folder, checkpoint, initial_state
 from .tables import Game, Seat, Snapshot
@@ -44,44 +52,30 @@ _INSERT_GAME = insert(GAMES)
 _INSERT_SEAT = insert(SEATS)
 _SEAT = (SEATS.c.game_id == bindparam("g")) & (SEATS.c.seat == bindparam("s"))
 _COUNT_TIMEOUT = update(SEATS).where(_SEAT).values(timeouts=SEATS.c.timeouts + 1)
+_VACATION = select(SEATS.c.vacation_from, SEATS.c.vacation_until).where(_SEAT)
+
+
+@dataclass
+class Before:
+    """What `project` needs of the game's row as it was before the event."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    turn: int | None = None
+    turn_started_at: str | None = None
+    undo_request_seq: int | None = None
+
+    def after(self, head: dict[str, Any]) -> Before:
+        return Before(self.options, head["turn"], head["turn_started_at"], head["undo_request_seq"])
 
 
 def project(
-    conn: Connection,
-    rules: Rules,
-    event: Envelope,
-    state: Any,
-    *,
-    undo_request: int | None,
-    every: int,
+    conn: Connection, rules: Rules, event: Envelope, state: Any, *, before: Before, every: int
 ) -> dict[str, Any]:
     """Bring the game's rows up to `event`, whose resulting rules state is `state`;
-    `undo_request` is the pending undo request before it. Returns the head columns."""
+    `before` is the game's row as it was. Returns the head columns written."""
     payload = event.payload
-    head = {
-        "status": "playing" if rules.to_move(state) is not None else "finished",
-        "turn": rules.to_move(state),
-        "round": rules.round(state),
-        "head_seq": event.seq,
-        "head_hash": event.hash,
-        "updated_at": event.created_at,
-        "undo_request_seq": _undo_request(event, undo_request),
-        "engine_version": rules.version,
-        "state": rules.dump_state(state),
-    }
     if event.type == GAME_CREATED:
-        conn.execute(
-            _INSERT_GAME,
-            {
-                "id": event.game_id,
-                "game": payload["game"],
-                "created_at": event.created_at,
-                "deadline_at": None,
-                "public": bool(payload["options"].get("public", False)),
-                "options": payload["options"],
-                **head,
-            },
-        )
+        before = Before(payload["options"])
         conn.execute(
             _INSERT_SEAT,
             [
@@ -94,27 +88,94 @@ def project(
                     "token_nonce": p["token_nonce"],
                     "controller": p.get("controller", "human"),
                     "timeouts": 0,
+                    "mail": "every",
+                    "vacation_days_used": 0,
                 }
                 for p in payload["players"]
             ],
         )
     else:
-        if event.type == SEAT_REPLACED:
-            changes = {
-                k: payload[k]
-                for k in ("controller", "name", "email", "token_sha256", "token_nonce")
-                if k in payload
-            }
-            conn.execute(
-                update(SEATS).where(_SEAT).values(changes),
-                {"g": event.game_id, "s": payload["seat"]},
-            )
-        elif event.type == TURN_TIMED_OUT:
-            conn.execute(_COUNT_TIMEOUT, {"g": event.game_id, "s": payload["seat"]})
+        _project_seat(conn, event)
+    turn = rules.to_move(state)
+    restarted = event.type in (GAME_CREATED, *MOVES, UNDO_DONE) or turn != before.turn
+    started = None if turn is None else event.created_at if restarted else before.turn_started_at
+    head = {
+        "status": "playing" if turn is not None else "finished",
+        "turn": turn,
+        "round": rules.round(state),
+        "head_seq": event.seq,
+        "head_hash": event.hash,
+        "updated_at": event.created_at,
+        "undo_request_seq": _undo_request(event, before.undo_request_seq),
+        "engine_version": rules.version,
+        "state": rules.dump_state(state),
+        "turn_started_at": started,
+        "deadline_at": _deadline(conn, event.game_id, turn, started, before.options),
+    }
+    if event.type == GAME_CREATED:
+        conn.execute(
+            _INSERT_GAME,
+            {
+                "id": event.game_id,
+                "game": payload["game"],
+                "created_at": event.created_at,
+                "public": bool(payload["options"].get("public", False)),
+                "options": payload["options"],
+                **head,
+            },
+        )
+    else:
         conn.execute(_UPDATE_HEAD, {"g": event.game_id, **{f"v_{k}": v for k, v in head.items()}})
     if event.seq % every == 0:
         checkpoint(conn, rules, event.game_id, event.seq, state)
     return head
+
+
+def _project_seat(conn: Connection, event: Envelope) -> None:
+    """What an event changes of one seat's row."""
+    payload = event.payload
+    changes: dict[str, Any] = {}
+    if event.type == SEAT_REPLACED:
+        fields = ("controller", "name", "email", "token_sha256", "token_nonce")
+        changes = {k: payload[k] for k in fields if k in payload}
+    elif event.type == MAIL_PREFERENCE:
+        changes = {"mail": payload["mail"]}
+    elif event.type == VACATION:
+        changes = {
+            "vacation_from": event.created_at,
+            "vacation_until": payload["until"],
+            "vacation_days_used": SEATS.c.vacation_days_used + payload["days"],
+        }
+    elif event.type == TURN_TIMED_OUT:
+        conn.execute(_COUNT_TIMEOUT, {"g": event.game_id, "s": payload["seat"]})
+    if changes:
+        seat = {"g": event.game_id, "s": payload["seat"]}
+        conn.execute(update(SEATS).where(_SEAT).values(changes), seat)
+
+
+def _deadline(
+    conn: Connection,
+    game_id: str,
+    turn: int | None,
+    started: str | None,
+    options: dict[str, Any],
+) -> str | None:
+    """When the seat to move runs out of time: `hours_per_turn` after its turn
+    started, plus however long its vacation stops the clock."""
+    hours = options.get("hours_per_turn")
+    if turn is None or hours is None or started is None:
+        return None
+    start = parse_timestamp(started)
+    deadline = start + timedelta(hours=hours)
+    vacation = conn.execute(_VACATION, {"g": game_id, "s": turn}).first()
+    if vacation is not None and vacation.vacation_until is not None:
+        paused, resumed = (
+            parse_timestamp(vacation.vacation_from),
+            parse_timestamp(vacation.vacation_until),
+        )
+        if paused < deadline and resumed > start:
+            deadline += resumed - max(paused, start)
+    return timestamp(deadline)
 
 
 def _undo_request(event: Envelope, pending: int | None) -> int | None:
@@ -139,10 +200,8 @@ def rebuild(conn: Connection, every: int) -> int:
         events = log.events(conn, game_id)
         rules = get(events[0].payload["game"])
         folder = Folder(rules, 1, initial_state(rules, events[0].payload))
-        pending = None
+        before = Before(events[0].payload["options"])
         for event in events:
             state = folder.push(event) if event.seq > 1 else folder.state
-            pending = project(conn, rules, event, state, undo_request=pending, every=every)[
-                "undo_request_seq"
-            ]
+            before = before.after(project(conn, rules, event, state, before=before, every=every))
     return len(game_ids)

@@ -7,10 +7,9 @@ The classes are SQLModel models; the store's hot paths use their Core tables
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 SQLModel.metadata.naming_convention = {
@@ -54,9 +53,8 @@ class Game(SQLModel, table=True):
     head_hash: str = Field(max_length=64)
     created_at: str = Field(max_length=32)
     updated_at: str = Field(max_length=32)
-    deadline_at: datetime | None = Field(
-        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
-    )
+    turn_started_at: str | None = Field(default=None, max_length=32)  # the clock's start
+    deadline_at: str | None = Field(default=None, max_length=32)  # canonical UTC text
     public: bool = False
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     undo_request_seq: int | None = None  # a pending undo request, if any
@@ -79,6 +77,10 @@ class Seat(SQLModel, table=True):
     token_nonce: str = Field(max_length=64)
     controller: str = Field(max_length=40)  # "human" or "bot:<name>"
     timeouts: int = 0
+    mail: str = Field(default="every", max_length=16)  # every turn, digest or none
+    vacation_from: str | None = Field(default=None, max_length=32)
+    vacation_until: str | None = Field(default=None, max_length=32)
+    vacation_days_used: int = 0
 
 
 class Snapshot(SQLModel, table=True):
@@ -109,9 +111,13 @@ class Outbox(SQLModel, table=True):
     seat: int | None = None
     to_address: str = Field(max_length=320)
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    status: str = Field(default="pending", max_length=16)  # pending, sent or failed
+    # pending, sending, sent, failed (given up), held (for a digest), digested, or
+    # skipped (moot by the time it was due: a turn already played, say)
+    status: str = Field(default="pending", max_length=16)
     attempts: int = 0
-    next_attempt_at: str = Field(max_length=32)  # canonical UTC text; retries back off
+    # pending: when the sweep may hand it (again) to a worker, backing off after each
+    # failure; sending: when the sender's lease runs out (it crashed, if still sending)
+    next_attempt_at: str = Field(max_length=32)
     message_id: str | None = Field(default=None, max_length=200)  # set before sending
     last_error: str | None = Field(default=None, max_length=2000)
     created_at: str = Field(max_length=32)

@@ -37,6 +37,10 @@ def create_app(parts: Parts | None = None) -> Flask:
     )
     app.extensions["pbem"] = parts
     csrf.init_app(app)
+    if parts.settings.broker_url:
+        from worker.app import celery_init_app, notifier
+
+        parts.service.notify = notifier(celery_init_app(app, parts.settings))
 
     from . import api, dev, games, mine, play
 

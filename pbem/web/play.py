@@ -78,6 +78,7 @@ def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) ->
         context["key"] = secrets.token_urlsafe(12)  # one key per form: a double submit acts once
     context["log"] = present.log(service.history(game_id))
     context["undo_waiting"] = service.pending_undo(game_id, seat)
+    context["mine"] = service.seat_settings(game_id, seat) if seat is not None else None
     return render_template("game.html", **context, **extra), status
 
 
@@ -138,6 +139,39 @@ def answer_undo(game_id: str) -> Response:
     else:
         done = event.type == "UndoDone"
         flash("The move was taken back." if done else "Your answer is in.")
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+@bp.post("/g/<game_id>/mail")
+def mail_preference(game_id: str) -> Response:
+    choice = request.form.get("mail", "")
+    try:
+        parts().service.set_mail_preference(game_id, _token(game_id) or "", choice)
+    except ServiceError as error:
+        flash(f"Not changed: {error.message}.", "error")
+    else:
+        said = {
+            "every": "a mail for every turn",
+            "digest": "one digest a day",
+            "none": "no turn mails",
+        }
+        flash(f"From now on: {said[choice]}.")
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+@bp.post("/g/<game_id>/vacation")
+def vacation(game_id: str) -> Response:
+    try:
+        days = int(request.form.get("days", ""))
+        parts().service.take_vacation(game_id, _token(game_id) or "", days)
+    except ValueError:
+        flash("No vacation: give a number of days.", "error")
+    except ServiceError as error:
+        flash(f"No vacation: {error.message}.", "error")
+    else:
+        flash(
+            f"Your clock stops for {days} day{'' if days == 1 else 's'}; the others have been told."
+        )
     return redirect(url_for("play.game", game_id=game_id))
 
 

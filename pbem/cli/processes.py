@@ -1,0 +1,143 @@
+"""The server's processes on the command line: the Celery worker, the scheduler, the
+local mail catcher, and `pbem dev`, which starts all of them with the web app."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+import click
+
+from pbem.bootstrap import Parts, build
+from pbem.config import ConfigError, load_settings
+from pbem.store import migrate
+
+
+def _checked_parts() -> Parts:
+    """The parts, or a readable refusal when the settings or the schema are wrong."""
+    try:
+        parts = build()
+        migrate.require_current(parts.database)
+    except (ConfigError, migrate.OutOfDate) as error:
+        raise click.ClickException(str(error)) from None
+    return parts
+
+
+@click.command()
+@click.option("--concurrency", type=int, default=4, show_default=True)
+@click.option("--loglevel", default="INFO", show_default=True)
+def worker(concurrency: int, loglevel: str) -> None:
+    """Run a Celery worker: mail delivery, bot turns, timeouts."""
+    from pbem.web.app import create_app
+
+    _checked_parts()
+    celery = create_app().extensions["celery"]
+    celery.worker_main(
+        [
+            "worker",
+            f"--concurrency={concurrency}",
+            "--pool=threads",
+            f"--loglevel={loglevel}",
+            "--without-mingle",
+            "--without-gossip",
+        ]
+    )
+
+
+@click.command()
+def scheduler() -> None:
+    """Run the scheduler (exactly one per installation): sweeps deadlines,
+    reminders, bot turns and the outbox, and hands the work to the workers."""
+    from pbem.web.app import create_app
+    from worker import scheduler as schedule
+
+    parts = _checked_parts()
+    app = create_app(parts)
+    click.echo(f"pbem scheduler: sweeping every {parts.settings.sweep_seconds} s")
+    schedule.run(parts, app.extensions["celery"])
+
+
+@click.command(name="mail-catcher")
+@click.option("--port", type=int, help="Default: the port of PBEM_SMTP_URL.")
+def mail_catcher(port: int | None) -> None:
+    """Run a local SMTP server that keeps every mail in instance/mail (dev mode shows
+    them on /dev/mail)."""
+    from pbem.mail import catcher
+
+    settings = load_settings()
+    address = urlsplit(settings.smtp_url)
+    port = port or address.port or 8025
+    folder = settings.instance_dir / "mail"
+    controller = catcher.start(folder, host=address.hostname or "127.0.0.1", port=port)
+    click.echo(
+        f"pbem mail-catcher on smtp://{controller.hostname}:{port}, keeping mail in {folder}"
+    )
+    try:
+        signal.sigwait({signal.SIGINT, signal.SIGTERM})
+    finally:
+        controller.stop()
+
+
+@click.command()
+@click.option("--port", type=int, default=5000, show_default=True)
+def dev(port: int) -> None:
+    """Start everything on the embedded defaults — the web app, a Celery worker on a
+    broker that needs no server, the scheduler and a local mail catcher — and stop
+    them all on Ctrl-C."""
+    env = dict(os.environ)
+    env.setdefault("PBEM_DEV", "1")
+    env.setdefault("PBEM_SWEEP_SECONDS", "2")
+    env.setdefault("PBEM_BASE_URL", f"http://127.0.0.1:{port}")
+    os.environ.update(env)
+    parts = build(load_settings())
+    migrate.upgrade(parts.database)
+    me = [sys.executable, "-m", "pbem.cli"]
+    commands = {
+        "mail catcher": [*me, "mail-catcher"],
+        "web": [*me, "web", "--port", str(port)],
+        "worker": [*me, "worker", "--concurrency", "2", "--loglevel", "WARNING"],
+        "scheduler": [*me, "scheduler"],
+    }
+    children = {name: subprocess.Popen(command, env=env) for name, command in commands.items()}
+    click.echo(
+        f"\npbem is running: http://127.0.0.1:{port}/\n"
+        f"  mail the server sends lands on http://127.0.0.1:{port}/dev/mail\n"
+        f"  database {parts.settings.database_url}; Ctrl-C stops everything\n"
+    )
+    try:
+        while all(child.poll() is None for child in children.values()):
+            time.sleep(0.5)
+        dead = [name for name, child in children.items() if child.poll() is not None]
+        click.echo(f"stopping: the {', '.join(dead)} process ended", err=True)
+    except KeyboardInterrupt:
+        click.echo("\nstopping")
+    finally:
+        for child in children.values():
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in children.values():
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+
+@click.group()
+def mail() -> None:
+    """The outbox."""
+
+
+@mail.command()
+def failures() -> None:
+    """Mails given up on, with their last error."""
+    parts = _checked_parts()
+    rows = parts.outbox.failures()
+    for row in rows:
+        tried = f"after {row.attempts} attempts"
+        click.echo(f"{row.id}  {row.kind}  to {row.to_address}  {tried}: {row.last_error}")
+    counts = parts.outbox.counts()
+    click.echo(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no mail yet")

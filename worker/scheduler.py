@@ -1,0 +1,53 @@
+"""The one scheduler process: every few seconds it sweeps the database and hands the
+work it finds to the Celery workers; once a day it makes the digests. Everything it
+decides comes from the database, so two of them, or a restart, repeat nothing."""
+
+from __future__ import annotations
+
+import logging
+
+from apscheduler.schedulers.blocking import BlockingScheduler
+from celery import Celery
+
+from pbem.bootstrap import Parts
+from pbem.service.sweep import Sweeper, Work
+
+from .app import DELIVER, PLAY_BOT, TIME_OUT
+
+log = logging.getLogger(__name__)
+
+
+def hand_out(celery: Celery, work: Work) -> None:
+    """A sweep's work, as tasks."""
+    for row_id in work.mails:
+        celery.send_task(DELIVER, args=[row_id])
+    for game_id, seat, seq in work.time_outs:
+        celery.send_task(TIME_OUT, args=[game_id, seat, seq])
+    for game_id, seat, seq in work.bots:
+        celery.send_task(PLAY_BOT, args=[game_id, seat, seq])
+    if work.mails or work.time_outs or work.bots:
+        log.info(
+            "handed out %d mails, %d timeouts, %d bot turns",
+            len(work.mails),
+            len(work.time_outs),
+            len(work.bots),
+        )
+
+
+def run(parts: Parts, celery: Celery) -> None:
+    """Sweep every `sweep_seconds`, and make the digests daily at `digest_hour`,
+    until stopped."""
+    sweeper = Sweeper(parts.service, parts.outbox, parts.service.clock)
+    scheduler = BlockingScheduler(timezone="UTC")
+
+    def sweep() -> None:
+        hand_out(celery, sweeper.sweep())
+
+    def digests() -> None:
+        hand_out(celery, Work(mails=sweeper.digest()))
+
+    seconds = parts.settings.sweep_seconds
+    scheduler.add_job(sweep, "interval", seconds=seconds, max_instances=1, coalesce=True)
+    scheduler.add_job(digests, "cron", hour=parts.settings.digest_hour, minute=0)
+    sweep()
+    scheduler.start()

@@ -1,0 +1,51 @@
+"""The tasks. Each takes ids, never objects, and is idempotent: a mail goes once
+(its row's state says whether it went), a bot's or a timeout's move only if the
+game is still at the seq it was asked for."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from flask import current_app
+
+from pbem.bootstrap import Parts
+from pbem.mail.compose import Composer
+from pbem.mail.deliver import Smtp, deliver
+from pbem.service import BadRequest, NotFound, Stale
+
+log = logging.getLogger(__name__)
+
+
+def _parts() -> Parts:
+    return current_app.extensions["pbem"]
+
+
+@shared_task(name="pbem.deliver")
+def deliver_mail(row_id: int) -> str:
+    """Send one outbox row; says what became of it."""
+    parts = _parts()
+    composer = Composer(parts.service, parts.settings)
+    outcome = deliver(parts.outbox, composer, Smtp.from_url(parts.settings.smtp_url), row_id)
+    log.info("mail %s: %s", row_id, outcome)
+    return outcome
+
+
+@shared_task(name="pbem.play_bot")
+def play_bot(game_id: str, seat: int, expected_seq: int) -> int | None:
+    """A bot seat's turn, if the game is still where it was; the new seq, or None."""
+    try:
+        return _parts().service.play_bot(game_id, seat, expected_seq).seq
+    except (Stale, BadRequest, NotFound) as why:
+        log.info("bot turn %s/%s@%s not played: %s", game_id, seat, expected_seq, why)
+        return None
+
+
+@shared_task(name="pbem.time_out")
+def time_out(game_id: str, seat: int, expected_seq: int) -> int | None:
+    """A turn past its deadline, if the game is still where it was; the new seq."""
+    try:
+        return _parts().service.time_out(game_id, seat, expected_seq).seq
+    except (Stale, BadRequest, NotFound) as why:
+        log.info("timeout %s/%s@%s not applied: %s", game_id, seat, expected_seq, why)
+        return None
