@@ -64,8 +64,8 @@ def notifier(celery: Celery) -> Callable[[Notice], None]:
 
     def notify(notice: Notice) -> None:
         try:
-            for row_id in notice.mail_ids:
-                celery.send_task(DELIVER, args=[row_id])
+            if notice.mail_ids:
+                celery.send_task(DELIVER, args=[list(notice.mail_ids)])
             if notice.bot_turn:
                 seat, seq = notice.bot_turn
                 celery.send_task(PLAY_BOT, args=[notice.game_id, seat, seq])

@@ -19,8 +19,8 @@ log = logging.getLogger(__name__)
 
 def hand_out(celery: Celery, work: Work) -> None:
     """A sweep's work, as tasks."""
-    for row_id in work.mails:
-        celery.send_task(DELIVER, args=[row_id])
+    for row_id in work.mails:  # one task each: they may be anyone's, waiting for anything
+        celery.send_task(DELIVER, args=[[row_id]])
     for game_id, seat, seq in work.time_outs:
         celery.send_task(TIME_OUT, args=[game_id, seat, seq])
     for game_id, seat, seq in work.bots:

@@ -22,13 +22,17 @@ def _parts() -> Parts:
 
 
 @shared_task(name="pbem.deliver")
-def deliver_mail(row_id: int) -> str:
-    """Send one outbox row; says what became of it."""
+def deliver_mail(row_ids: list[int]) -> list[str]:
+    """Send outbox rows, in this order (the mails of one move go in the order the
+    move wrote them); says what became of each."""
     parts = _parts()
     composer = Composer(parts.service, parts.settings)
-    outcome = deliver(parts.outbox, composer, Smtp.from_url(parts.settings.smtp_url), row_id)
-    log.info("mail %s: %s", row_id, outcome)
-    return outcome
+    smtp = Smtp.from_url(parts.settings.smtp_url)
+    outcomes = []
+    for row_id in row_ids:
+        outcomes.append(deliver(parts.outbox, composer, smtp, row_id))
+        log.info("mail %s: %s", row_id, outcomes[-1])
+    return outcomes
 
 
 @shared_task(name="pbem.play_bot")

@@ -43,11 +43,12 @@ class Outbox:
         with self.db.reading() as conn:
             return conn.execute(_ROW, {"id": row_id}).first()
 
-    def take_due(self, limit: int = 500) -> list[int]:
-        """The rows to hand to workers now: pending ones whose time has come, and
-        ones whose sender's lease ran out. Each gets LEASE before it is due again,
-        so a row waiting in the queue is not handed out twice."""
-        now = self.clock()
+    def take_due(self, now: datetime | None = None, limit: int = 500) -> list[int]:
+        """The rows to hand to workers at `now` (default: this clock's now): pending
+        ones whose time has come, and ones whose sender's lease ran out. Each gets
+        LEASE before it is due again, so a row waiting in the queue is not handed
+        out twice."""
+        now = now or self.clock()
         with self.db.writing() as conn:
             due = (
                 conn.execute(

@@ -49,7 +49,7 @@ class Sweeper:
                 for hours in reminders:
                     if now >= parse_timestamp(deadline) - timedelta(hours=hours):
                         self.service.remind(game_id, seq, hours)
-        work.mails = self.outbox.take_due()
+        work.mails = self.outbox.take_due(now)
         return work
 
     def _clocks(self) -> list[tuple]:

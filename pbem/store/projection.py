@@ -42,6 +42,8 @@ _HEAD_COLUMNS = (
     "undo_request_seq",
     "engine_version",
     "state",
+    "turn_started_at",
+    "deadline_at",
 )
 _UPDATE_HEAD = (
     update(GAMES)

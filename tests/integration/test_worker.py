@@ -1,0 +1,276 @@
+"""The worker for real: a Celery worker process on a real broker (a folder on disk,
+and Redis when PBEM_TEST_REDIS_URL is set), mail to an aiosmtpd server in this
+process. A whole bot-against-human game sends exactly the expected mails in order;
+SMTP refusing for a while loses nothing and sends nothing twice; a worker killed in
+the middle of a delivery loses nothing; two schedulers at once remind once.
+
+Time is injected: the sweeps here run on a clock the test moves; the worker, in its
+own process, only sends what it is handed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from email import policy
+from email.parser import BytesParser
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlmodel import select
+
+from pbem.bootstrap import build
+from pbem.config import load_settings
+from pbem.service import PlayerSpec
+from pbem.service.sweep import Sweeper
+from pbem.store.tables import Outbox
+from pbem.web.app import create_app
+from worker.scheduler import hand_out
+
+REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL")
+SHORT_GAME = {
+    "supply": ["Y01", "B01", "G01", "R13", "Y02", "B02", "G02", "R01", "Y03", "B03", "G03", "R02"],
+    "commons": ["haunted-hotel"],
+    "secrets": {"1": "O3", "2": "O5"},
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Mailbox:
+    """An SMTP server that keeps what it accepts; it can refuse for now (451), or
+    keep a message and then sit on its answer (as a server does whose reply is lost
+    when the sender dies)."""
+
+    def __init__(self) -> None:
+        self.messages: list = []
+        self.refuse = False
+        self.hold = threading.Event()
+        self.holding = threading.Event()
+        self.hold.set()
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        if self.refuse:
+            return "451 4.3.0 try again later"
+        self.messages.append(
+            BytesParser(policy=policy.default).parsebytes(envelope.original_content)
+        )
+        if not self.hold.is_set():
+            self.holding.set()
+            await asyncio.get_running_loop().run_in_executor(None, self.hold.wait)
+        return "250 OK"
+
+    def kinds(self) -> list[tuple[str, str]]:
+        return [(m["X-Pbem-Kind"], m["To"].addresses[0].addr_spec) for m in self.messages]
+
+
+def eventually(condition, what: str, timeout: float = 60.0) -> None:
+    """Wait for another process to do something (not for a clock)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(params=["disk broker", "redis"])
+def stack(request, database_url, tmp_path):
+    """This process as the web app (the service, with the broker wired), a real
+    worker process, and the SMTP server."""
+    if request.param == "redis":
+        if not REDIS_URL:
+            if os.environ.get("CI"):
+                pytest.fail("CI must run the Redis tests: set PBEM_TEST_REDIS_URL")
+            pytest.skip("Redis tests need PBEM_TEST_REDIS_URL (.ci/run starts redis-server)")
+        broker = REDIS_URL
+    else:
+        broker = "filesystem://"
+    mailbox = Mailbox()
+    smtp_port = _free_port()
+    smtp = Controller(mailbox, hostname="127.0.0.1", port=smtp_port)
+    smtp.start()
+    env = {
+        **os.environ,
+        "PBEM_DATABASE_URL": database_url,
+        "PBEM_BROKER_URL": broker,
+        "PBEM_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
+        "PBEM_SECRET_KEY": "worker-secret",
+        "PBEM_INSTANCE_DIR": str(tmp_path / "instance"),
+        "PBEM_BASE_URL": "http://pbem.test",
+    }
+    settings = load_settings(env)
+    parts = build(settings)
+    if broker.startswith("redis"):
+        import redis
+
+        redis.Redis.from_url(broker).flushdb()
+    app = create_app(parts)
+    workers: list[subprocess.Popen] = []
+
+    def start_worker() -> subprocess.Popen:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pbem.cli",
+                "worker",
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "WARNING",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        workers.append(process)
+        return process
+
+    stack = type("Stack", (), {})()
+    stack.parts, stack.mailbox, stack.celery = parts, mailbox, app.extensions["celery"]
+    stack.start_worker = start_worker
+    yield stack
+    for process in workers:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    smtp.stop()
+    parts.database.dispose()
+
+
+def outbox_rows(parts) -> list:
+    with parts.database.read() as s:
+        return list(s.exec(select(Outbox).order_by(Outbox.id)).all())
+
+
+def all_sent(parts) -> bool:
+    return all(r.status in ("sent", "skipped") for r in outbox_rows(parts))
+
+
+def test_a_bot_against_a_human_sends_exactly_the_expected_mails_in_order(stack):
+    stack.start_worker()
+    service = stack.parts.service
+    created = service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Robo", bot="greedy")],
+        {"hours_per_turn": None},
+        SHORT_GAME,
+    )
+    ann = created.seats[0].token
+    while True:  # Ann moves once her mail has come, as a player by mail does
+        eventually(lambda: service.state_at(created.game_id)["turn"] in (1, None), "the bot")
+        eventually(lambda: all_sent(stack.parts), "Ann's mail")
+        state = service.state_at(created.game_id)
+        if state["turn"] is None:
+            break
+        action = service.legal(created.game_id, 1)[0]
+        service.submit_action(created.game_id, ann, action, state["seq"])
+    # 12 tiles: each round draws two, so the second round's last move ends the game
+    expected = [
+        ("invitation", "ann@example.com"),
+        ("round_scored", "ann@example.com"),
+        ("your_turn", "ann@example.com"),
+        ("game_over", "ann@example.com"),
+    ]
+    assert stack.mailbox.kinds() == expected
+    assert [r.status for r in outbox_rows(stack.parts)] == ["sent"] * 4
+    ids = [m["Message-ID"] for m in stack.mailbox.messages]
+    assert ids == [r.message_id for r in outbox_rows(stack.parts) if r.status == "sent"]
+    turn = next(m for m in stack.mailbox.messages if m["X-Pbem-Kind"] == "your_turn")
+    text = turn.get_body(("plain",)).get_content()
+    assert "Since your last turn:" in text and "seat 2 played" in text
+    assert "Your legal actions:" in text and "  money L  (takes" in text
+    assert f"http://pbem.test/g/{created.game_id}/{ann}" in text
+    over = stack.mailbox.messages[-1].get_body(("plain",)).get_content()
+    final = service.state_at(created.game_id)
+    assert f"The seed was: {final['seed']}" in over
+    assert f"Its SHA-256, public since the start: {final['seed_sha256']}" in over
+
+
+def test_smtp_refusing_for_a_while_then_accepting_delivers_everything_once(stack):
+    stack.mailbox.refuse = True
+    stack.start_worker()
+    service = stack.parts.service
+    created = service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+        None,
+        SHORT_GAME,
+    )
+    eventually(
+        lambda: all(r.attempts == 1 and r.status == "pending" for r in outbox_rows(stack.parts)),
+        "the refused attempts",
+    )
+    assert stack.mailbox.messages == []
+    stack.mailbox.refuse = False
+    later = datetime.now(UTC) + timedelta(minutes=10)  # past the backoff
+    sweeper = Sweeper(service, stack.parts.outbox, lambda: later)
+    hand_out(stack.celery, sweeper.sweep())
+    eventually(lambda: all_sent(stack.parts), "the second attempts")
+    assert sorted(stack.mailbox.kinds()) == [
+        ("invitation", "ann@example.com"),
+        ("invitation", "ben@example.com"),
+    ]
+    assert [r.attempts for r in outbox_rows(stack.parts)] == [2, 2]
+    assert created.game_id
+
+
+def test_a_worker_killed_while_delivering_loses_nothing(stack):
+    stack.mailbox.hold.clear()  # the server sits on the first message
+    first_worker = stack.start_worker()
+    service = stack.parts.service
+    service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Robo", bot="random")],
+        {"hours_per_turn": None},
+        SHORT_GAME,
+    )
+    assert stack.mailbox.holding.wait(60), "the worker never started sending"
+    first_worker.send_signal(signal.SIGKILL)
+    first_worker.wait()
+    stack.mailbox.hold.set()  # the server kept the message; the worker never heard back
+    (row,) = [r for r in outbox_rows(stack.parts) if r.kind == "invitation"]
+    assert row.status == "sending"
+    stack.start_worker()
+    later = datetime.now(UTC) + timedelta(minutes=10)  # past the dead worker's lease
+    hand_out(stack.celery, Sweeper(service, stack.parts.outbox, lambda: later).sweep())
+    eventually(lambda: all_sent(stack.parts), "the mail to go again")
+    ids = [m["Message-ID"] for m in stack.mailbox.messages if m["X-Pbem-Kind"] == "invitation"]
+    assert ids == [row.message_id, row.message_id]  # sent again, as the same mail
+
+
+def test_two_schedulers_at_once_send_one_reminder(stack):
+    stack.start_worker()
+    service = stack.parts.service
+    created = service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+        {"hours_per_turn": 48, "reminders": [24]},
+        SHORT_GAME,
+    )
+    eventually(lambda: all_sent(stack.parts), "the invitations")
+    start = datetime.now(UTC) + timedelta(hours=25)
+    schedulers = [Sweeper(service, stack.parts.outbox, lambda: start) for _ in range(2)]
+    barrier = threading.Barrier(2)
+
+    def sweep(sweeper: Sweeper) -> None:
+        barrier.wait()
+        hand_out(stack.celery, sweeper.sweep())
+
+    threads = [threading.Thread(target=sweep, args=(s,)) for s in schedulers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for sweeper in schedulers:  # and again: nothing new
+        hand_out(stack.celery, sweeper.sweep())
+    eventually(lambda: all_sent(stack.parts), "the reminder")
+    reminders = [k for k in stack.mailbox.kinds() if k[0].startswith("reminder")]
+    assert reminders == [("reminder-24", "ann@example.com")]
+    assert created.game_id
