@@ -15,12 +15,13 @@ from pbem.service.sweep import Sweeper, Work
 from .app import DELIVER, PLAY_BOT, TIME_OUT
 
 log = logging.getLogger(__name__)
+BATCH = 20  # mails per delivery task: one SMTP connection, one broker message
 
 
 def hand_out(celery: Celery, work: Work) -> None:
     """A sweep's work, as tasks."""
-    for row_id in work.mails:  # one task each: they may be anyone's, waiting for anything
-        celery.send_task(DELIVER, args=[[row_id]])
+    for start in range(0, len(work.mails), BATCH):
+        celery.send_task(DELIVER, args=[work.mails[start : start + BATCH]])
     for game_id, seat, seq in work.time_outs:
         celery.send_task(TIME_OUT, args=[game_id, seat, seq])
     for game_id, seat, seq in work.bots:

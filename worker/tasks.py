@@ -11,7 +11,7 @@ from flask import current_app
 
 from pbem.bootstrap import Parts
 from pbem.mail.compose import Composer
-from pbem.mail.deliver import Smtp, deliver
+from pbem.mail.deliver import Sender, Smtp, deliver
 from pbem.service import BadRequest, NotFound, Stale
 
 log = logging.getLogger(__name__)
@@ -27,11 +27,11 @@ def deliver_mail(row_ids: list[int]) -> list[str]:
     move wrote them); says what became of each."""
     parts = _parts()
     composer = Composer(parts.service, parts.settings)
-    smtp = Smtp.from_url(parts.settings.smtp_url)
     outcomes = []
-    for row_id in row_ids:
-        outcomes.append(deliver(parts.outbox, composer, smtp, row_id))
-        log.info("mail %s: %s", row_id, outcomes[-1])
+    with Sender(Smtp.from_url(parts.settings.smtp_url)) as sender:
+        for row_id in row_ids:
+            outcomes.append(deliver(parts.outbox, composer, sender, row_id))
+            log.info("mail %s: %s", row_id, outcomes[-1])
     return outcomes
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import smtplib
 from dataclasses import dataclass
+from email.message import EmailMessage
 from urllib.parse import urlsplit
 
 from pbem.service.outbox import Outbox
@@ -26,6 +27,38 @@ class Smtp:
         return cls(parts.hostname, parts.port or 25)
 
 
+class Sender:
+    """An SMTP connection opened on the first mail and kept for the next ones (one
+    task's mails), opened again after a failure."""
+
+    def __init__(self, smtp: Smtp) -> None:
+        self.smtp = smtp
+        self.connection: smtplib.SMTP | None = None
+
+    def send(self, message: EmailMessage) -> None:
+        if self.connection is None:
+            self.connection = smtplib.SMTP(self.smtp.host, self.smtp.port, timeout=30)
+        try:
+            self.connection.send_message(message)
+        except (OSError, smtplib.SMTPException):
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.connection is not None:
+            try:
+                self.connection.quit()
+            except (OSError, smtplib.SMTPException):
+                self.connection.close()
+            self.connection = None
+
+    def __enter__(self) -> Sender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def _permanent(error: Exception) -> bool:
     """Whether the server refused for good (a 5xx answer), not for now (4xx)."""
     if isinstance(error, smtplib.SMTPRecipientsRefused):
@@ -34,7 +67,7 @@ def _permanent(error: Exception) -> bool:
     return isinstance(code, int) and code >= 500
 
 
-def deliver(outbox: Outbox, composer: Composer, smtp: Smtp, row_id: int) -> str:
+def deliver(outbox: Outbox, composer: Composer, sender: Sender, row_id: int) -> str:
     """Send one row. Returns what became of it: sent, skipped (not pending, or moot),
     pending (to be tried again later) or failed (given up)."""
     row = outbox.claim(row_id, composer.message_id)
@@ -48,8 +81,7 @@ def deliver(outbox: Outbox, composer: Composer, smtp: Smtp, row_id: int) -> str:
     except UnknownMail as error:
         return outbox.failed(row_id, str(error), permanent=True)
     try:
-        with smtplib.SMTP(smtp.host, smtp.port, timeout=30) as connection:
-            connection.send_message(message)
+        sender.send(message)
     except (OSError, smtplib.SMTPException) as error:
         text = f"{type(error).__name__}: {error}"
         return outbox.failed(row_id, text, permanent=_permanent(error))
@@ -60,4 +92,7 @@ def deliver(outbox: Outbox, composer: Composer, smtp: Smtp, row_id: int) -> str:
 def deliver_due(outbox: Outbox, composer: Composer, smtp: Smtp) -> int:
     """Send every row that is due, in this process (what the workers do, for
     development and tests without a broker). Returns how many were sent."""
-    return sum(deliver(outbox, composer, smtp, row_id) == "sent" for row_id in outbox.take_due())
+    with Sender(smtp) as sender:
+        return sum(
+            deliver(outbox, composer, sender, row_id) == "sent" for row_id in outbox.take_due()
+        )

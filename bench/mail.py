@@ -1,0 +1,140 @@
+"""Benchmark of mail delivery: invitations delivered per second by a real Celery
+worker (disk broker, SQLite) into a local aiosmtpd server, against a raw smtplib
+loop sending the same messages to the same server.
+
+    python bench/mail.py [--games N] [--concurrency C]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import smtplib
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+from aiosmtpd.controller import Controller
+
+from pbem.bootstrap import build
+from pbem.config import load_settings
+from pbem.mail.compose import Composer
+from pbem.service import PlayerSpec
+from pbem.service.sweep import Sweeper
+from pbem.store import migrate
+from pbem.web.app import create_app
+from worker.scheduler import hand_out
+
+
+class Counter:
+    """An aiosmtpd handler that only counts what it accepts."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.count += 1
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--pool", choices=["threads", "prefork"], default="threads")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="pbem-mail-bench-"))
+    counter = Counter()
+    port = free_port()
+    smtp = Controller(counter, hostname="127.0.0.1", port=port)
+    smtp.start()
+    env = {
+        **os.environ,
+        "PBEM_DATABASE_URL": f"sqlite:///{folder / 'mail.sqlite3'}",
+        "PBEM_BROKER_URL": "filesystem://",
+        "PBEM_SMTP_URL": f"smtp://127.0.0.1:{port}",
+        "PBEM_SECRET_KEY": "bench",
+        "PBEM_INSTANCE_DIR": str(folder / "instance"),
+    }
+    settings = load_settings(env)
+    parts = build(settings)
+    migrate.upgrade(parts.database)
+    celery = create_app(parts).extensions["celery"]
+    parts.service.notify = None  # queue nothing yet: the sweep hands everything out at once
+    for number in range(args.games):
+        parts.service.create_game(
+            [
+                PlayerSpec("Ann", f"ann{number}@example.com"),
+                PlayerSpec("Ben", f"ben{number}@x.org"),
+            ],
+            None,
+            {"seed": f"bench {number}"},
+        )
+    mails = 2 * args.games
+    composer = Composer(parts.service, settings)
+    sample = SimpleNamespace(
+        **{**parts.outbox.get(1)._mapping, "message_id": composer.message_id()}
+    )
+    message = composer.compose(sample)  # the same mail the worker sends, for the raw loops
+
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pbem.cli",
+            "worker",
+            "--concurrency",
+            str(args.concurrency),
+            "--loglevel",
+            "WARNING",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(3)  # the worker's start, kept out of the measurement
+    started = time.perf_counter()
+    later = datetime.now(UTC) + timedelta(seconds=1)
+    hand_out(celery, Sweeper(parts.service, parts.outbox, lambda: later).sweep())
+    while counter.count < mails:
+        time.sleep(0.01)
+    worker_seconds = time.perf_counter() - started
+    worker.terminate()
+    worker.wait()
+
+    counter.count = 0
+    started = time.perf_counter()
+    for _ in range(mails):
+        with smtplib.SMTP("127.0.0.1", port) as connection:
+            connection.send_message(message)
+    raw_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    with smtplib.SMTP("127.0.0.1", port) as connection:
+        for _ in range(mails):
+            connection.send_message(message)
+    one_connection = time.perf_counter() - started
+    smtp.stop()
+
+    print(
+        f"{mails} invitations; worker: {args.pool} pool of {args.concurrency}; disk broker; SQLite"
+    )
+    print(f"  worker delivery               {mails / worker_seconds:8,.0f} mails per second")
+    print(f"  raw smtplib, one connection each  {mails / raw_seconds:8,.0f} mails per second")
+    print(f"  raw smtplib, one connection       {mails / one_connection:8,.0f} mails per second")
+    ratio = raw_seconds / worker_seconds
+    print(f"  ratio (worker / raw, a connection each)  {ratio:6.2f}  (aim: at least 0.5)")
+
+
+if __name__ == "__main__":
+    main()
