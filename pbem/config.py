@@ -26,6 +26,7 @@ class Settings:
     sqlite_synchronous: str
     secret_key: str
     admin_key: str
+    inbound_secret: str
     base_url: str
     mail_domain: str
     smtp_url: str

@@ -62,6 +62,20 @@ def upgrade() -> None:
         )
 
     op.create_table(
+        "inbound",
+        sa.Column("message_id", sqlmodel.sql.sqltypes.AutoString(length=500), nullable=False),
+        sa.Column("sender", sqlmodel.sql.sqltypes.AutoString(length=320), nullable=False),
+        sa.Column("game_id", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True),
+        sa.Column("received_at", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
+        sa.Column("status", sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
+        sa.Column("outcome", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True),
+        sa.PrimaryKeyConstraint("message_id", name=op.f("pk_inbound")),
+    )
+    with op.batch_alter_table("inbound", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_inbound_received_at"), ["received_at"], unique=False)
+        batch_op.create_index(batch_op.f("ix_inbound_sender"), ["sender"], unique=False)
+
+    op.create_table(
         "outbox",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("game_id", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True),
@@ -150,6 +164,11 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_outbox_game_id"))
 
     op.drop_table("outbox")
+    with op.batch_alter_table("inbound", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_inbound_sender"))
+        batch_op.drop_index(batch_op.f("ix_inbound_received_at"))
+
+    op.drop_table("inbound")
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_games_status_deadline_at"))
 

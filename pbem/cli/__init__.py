@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import db, engine, games, processes, web
+from . import db, engine, games, mailin, processes, web
 
 
 @click.group()
@@ -24,5 +24,7 @@ main.add_command(processes.scheduler)
 main.add_command(processes.mail_catcher)
 main.add_command(processes.dev)
 main.add_command(processes.mail)
+main.add_command(mailin.inbound)
+main.add_command(mailin.imap_poll)
 
 __all__ = ["main"]

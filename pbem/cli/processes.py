@@ -17,7 +17,7 @@ from pbem.config import ConfigError, load_settings
 from pbem.store import migrate
 
 
-def _checked_parts() -> Parts:
+def checked_parts() -> Parts:
     """The parts, or a readable refusal when the settings or the schema are wrong."""
     try:
         parts = build()
@@ -34,7 +34,7 @@ def worker(concurrency: int, loglevel: str) -> None:
     """Run a Celery worker: mail delivery, bot turns, timeouts."""
     from pbem.web.app import create_app
 
-    _checked_parts()
+    checked_parts()
     celery = create_app().extensions["celery"]
     celery.worker_main(
         [
@@ -55,7 +55,7 @@ def scheduler() -> None:
     from pbem.web.app import create_app
     from worker import scheduler as schedule
 
-    parts = _checked_parts()
+    parts = checked_parts()
     app = create_app(parts)
     click.echo(f"pbem scheduler: sweeping every {parts.settings.sweep_seconds} s")
     schedule.run(parts, app.extensions["celery"])
@@ -134,7 +134,7 @@ def mail() -> None:
 @mail.command()
 def failures() -> None:
     """Mails given up on, with their last error."""
-    parts = _checked_parts()
+    parts = checked_parts()
     rows = parts.outbox.failures()
     for row in rows:
         tried = f"after {row.attempts} attempts"

@@ -4,6 +4,7 @@ development (the dev mail page reads it) and tests."""
 from __future__ import annotations
 
 import mailbox
+import re
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
@@ -29,8 +30,15 @@ def start(folder: Path, host: str = "127.0.0.1", port: int = 8025) -> Controller
 
 
 def received(folder: Path) -> list[mailbox.MaildirMessage]:
-    """Every mail the catcher kept, oldest first."""
-    return sorted(_open(folder), key=lambda m: m.get_date())
+    """Every mail the catcher kept, in the order it came."""
+    box = _open(folder)
+    return [box[key] for key in sorted(box.keys(), key=_arrival)]
+
+
+def _arrival(key: str) -> tuple[int, int, int]:
+    """When a Maildir message came: its key is seconds.M<microseconds>P<pid>Q<n>.host."""
+    match = re.match(r"(\d+)\.M(\d+)P\d+Q(\d+)", key)
+    return (int(match[1]), int(match[2]), int(match[3])) if match else (0, 0, 0)
 
 
 def _open(folder: Path) -> mailbox.Maildir:

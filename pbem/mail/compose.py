@@ -17,6 +17,8 @@ from pbem.config import PROJECT, Settings
 from pbem.service import Service
 from pbem.service.tokens import seat_url
 
+from .replyto import reply_address
+
 TEMPLATES = PROJECT / "templates"
 SHORT_NOTATION = "money L, build L2 at 1,3, attraction haunted-hotel at -1,2 mirror, pass"
 
@@ -62,9 +64,12 @@ class Composer:
         message["Message-ID"] = row.message_id
         if row.game_id is not None:
             thread = f"<game-{row.game_id}-seat-{row.seat}@{self.settings.mail_domain}>"
-            message["In-Reply-To"] = thread
-            message["References"] = thread
-        message["Auto-Submitted"] = "auto-generated"
+            answered = context.get("in_reply_to")
+            message["In-Reply-To"] = answered or thread
+            message["References"] = f"{thread} {answered}" if answered else thread
+            if "reply_to" in context:
+                message["Reply-To"] = Address("Mall by mail", addr_spec=context["reply_to"])
+        message["Auto-Submitted"] = "auto-replied" if kind == "answer" else "auto-generated"
         message["X-Pbem-Kind"] = row.kind
         message.set_content(self.templates.get_template(f"mail/{kind}.txt").render(context))
         html = self.templates.get_template(f"mail/{kind}.html").render(context)
@@ -80,7 +85,11 @@ class Composer:
         link = next(s for s in self.service.seat_links(row.game_id) if s.seat == seat)
         doc = self.service.state_at(row.game_id, seat=seat)
         names = {p["seat"]: p["name"] for p in doc["players"]}
+        reply = reply_address(
+            self.settings.signing_key(), self.settings.mail_domain, row.game_id, seat, doc["seq"]
+        )
         return {
+            "reply_to": reply,
             "name": link.name,
             "seat": seat,
             "link": seat_url(self.settings.base_url, row.game_id, link.token or ""),
@@ -169,6 +178,12 @@ class Composer:
         context["who"] = context["names"][row.payload["who"]]
         context["until"] = row.payload["until"][:16].replace("T", " ") + " UTC"
         return f"Mall {row.game_id}: {context['who']} is on vacation", context
+
+    def _answer(self, row: Row) -> tuple[str, dict[str, Any]]:
+        context = self._game(row)
+        context.update(row.payload)
+        subject = row.payload["subject"] or f"Mall {row.game_id}"
+        return subject if subject.lower().startswith("re:") else f"Re: {subject}", context
 
     def _my_games(self, row: Row) -> tuple[str, dict[str, Any]]:
         games = [self._summary(game_id, seat) for game_id, seat in row.payload["seats"]]

@@ -144,6 +144,12 @@ class Outbox:
                 conn.execute(update(OUTBOX).where(OUTBOX.c.id.in_(ids)).values(status="digested"))
             return rows.add_mails(conn, digests)
 
+    def answer(self, game_id: str, seat: int, to: str, payload: dict) -> int:
+        """Queue the answer to a player's mail; its row id."""
+        mail = rows.new_mail(game_id, None, "answer", seat, to, payload, self._now())
+        with self.db.writing() as conn:
+            return rows.add_mails(conn, [mail])[0]
+
     def ask_for_games(self, email: str, window: timedelta) -> list[int]:
         """Queue a mail listing the games `email` plays, unless one was queued for it
         within `window` (or it plays none). Returns the new row's id, if any; callers

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from pbem.config import Settings
 from pbem.games import Game as Rules
-from pbem.games import IllegalAction, SetupError, for_log_format, get
+from pbem.games import IllegalAction, NotationError, SetupError, for_log_format, get
 from pbem.store import log, projection, states
 from pbem.store.database import Database
 from pbem.store.events import (
@@ -219,6 +219,8 @@ class Service:
         for link in links:
             if link.token and link.email:
                 self._mail(tx, 1, "invitation", link.seat, link.email, {})
+        if first is not None and not specs[first - 1].bot and specs[first - 1].email:
+            self._mail(tx, 1, "your_turn", first, specs[first - 1].email, {})
         return links
 
     def _checked_player(self, spec: PlayerSpec) -> PlayerSpec:
@@ -267,6 +269,8 @@ class Service:
                 before = self._state(tx.conn, rules, row)
                 try:
                     move = rules.check(before, rules.parse(action), seat)
+                except NotationError as error:
+                    raise Illegal(str(error), {"rule": error.rule, "unreadable": True}) from None
                 except IllegalAction as error:
                     raise Illegal(str(error), {"rule": error.rule}) from None
                 accepted, _ = self._move(
@@ -315,6 +319,11 @@ class Service:
         narration = rules.narrate(before, move, after)
         accepted = Accepted(tx.game_id, event.seq, seat, rules.format(move), narration, event.hash)
         return accepted, after
+
+    def earlier_answer(self, game_id: str, key: str) -> Accepted | None:
+        """The answer a move submitted with this idempotency key got, if any."""
+        with self._reading() as conn:
+            return self._earlier_answer(conn, game_id, key)
 
     def _earlier_answer(self, conn: Connection, game_id: str, key: str) -> Accepted | None:
         event = log.by_idempotency_key(conn, game_id, key)

@@ -122,3 +122,17 @@ class Outbox(SQLModel, table=True):
     last_error: str | None = Field(default=None, max_length=2000)
     created_at: str = Field(max_length=32)
     sent_at: str | None = Field(default=None, max_length=32)
+
+
+class InboundMail(SQLModel, table=True):
+    """A mail received from a player: acted on once, however often it is delivered
+    (its Message-ID decides), and counted for the per-sender rate limit."""
+
+    __tablename__ = "inbound"
+
+    message_id: str = Field(primary_key=True, max_length=500)
+    sender: str = Field(max_length=320, index=True)
+    game_id: str | None = Field(default=None, max_length=32)
+    received_at: str = Field(max_length=32, index=True)
+    status: str = Field(max_length=16)  # received, handled
+    outcome: str | None = Field(default=None, max_length=32)

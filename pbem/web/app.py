@@ -42,10 +42,12 @@ def create_app(parts: Parts | None = None) -> Flask:
 
         parts.service.notify = notifier(celery_init_app(app, parts.settings))
 
-    from . import api, dev, games, mine, play
+    from . import api, dev, games, inbound, mine, play
 
     csrf.exempt(api.bp)  # bearer tokens, no cookies: nothing to forge
+    csrf.exempt(inbound.bp)  # a shared secret, no cookies
     app.register_blueprint(api.bp)
+    app.register_blueprint(inbound.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(mine.bp)

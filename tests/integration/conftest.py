@@ -115,6 +115,7 @@ def web(tmp_path, clock):
         database_url=f"sqlite:///{tmp_path / 'web.sqlite3'}",
         secret_key="web-secret",
         admin_key="admin-key",
+        inbound_secret="hook-secret",
         base_url="http://pbem.test",
         dev=True,
     )

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
+
 from sqlmodel import select
 
+from pbem.mail import replyto
+from pbem.mail.inbound import Inbound
 from pbem.service import Created, PlayerSpec, Service
 from pbem.store.tables import Outbox
 
@@ -43,3 +48,56 @@ def play_out(service: Service, created: Created) -> None:
         seat = state["turn"]
         action = service.legal(created.game_id, seat)[0]
         service.submit_action(created.game_id, token(created, seat), action, state["seq"])
+
+
+MAILS = Path(__file__).parent / "mails"
+_ids = itertools.count(1)
+
+
+class Table:
+    """A game of Ann and Ben and the handler their replies reach."""
+
+    def __init__(self, parts, **options) -> None:
+        self.parts = parts
+        created = parts.service.create_game(
+            [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+            options or None,
+            SHORT,
+        )
+        self.game = created.game_id
+        self.tokens = {s.seat: s.token for s in created.seats}
+        self.inbound = Inbound(parts.service, parts.outbox, parts.settings, parts.service.clock)
+
+    def address(self, seat: int, seq: int | None = None) -> str:
+        seq = self.parts.service.state_at(self.game)["seq"] if seq is None else seq
+        settings = self.parts.settings
+        return replyto.reply_address(
+            settings.signing_key(), settings.mail_domain, self.game, seat, seq
+        )
+
+    def mail(
+        self,
+        fixture: str,
+        move: str,
+        seat: int = 1,
+        *,
+        sender: str | None = None,
+        address: str | None = None,
+        message_id: str | None = None,
+    ) -> bytes:
+        text = (MAILS / fixture).read_text(encoding="utf-8")
+        return text.format(
+            sender=sender or ("ann@example.com" if seat == 1 else "ben@example.com"),
+            reply_to=address or self.address(seat),
+            message_id=message_id or f"<reply-{next(_ids)}@mail.example>",
+            game=self.game,
+            move=move,
+        ).encode("utf-8")
+
+    def answers(self) -> list:
+        with self.parts.database.read() as s:
+            query = select(Outbox).where(Outbox.kind == "answer").order_by(Outbox.id)
+            return list(s.exec(query).all())
+
+    def seq(self) -> int:
+        return self.parts.service.state_at(self.game)["seq"]

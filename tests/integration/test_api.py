@@ -31,7 +31,11 @@ def test_creating_a_game_answers_201_with_its_id_and_mails_each_player(web):
     assert set(answer.json) == {"id", "seq"} and answer.json["seq"] == 1  # no tokens
     assert answer.headers["Location"] == f"/api/games/{answer.json['id']}"
     kinds = [(r.kind, r.to_address) for r in _outbox(parts)]
-    assert kinds == [("invitation", "ann@example.com"), ("invitation", "ben@example.com")]
+    assert kinds == [
+        ("invitation", "ann@example.com"),
+        ("invitation", "ben@example.com"),
+        ("your_turn", "ann@example.com"),
+    ]
 
 
 def test_with_the_admin_key_the_answer_carries_the_seat_tokens(web):

@@ -48,8 +48,9 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
         None,
         {"seed": "mail"},
     )
-    assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 2
-    first, second = caught(folder)
+    assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 3
+    first, second, turn = caught(folder)
+    assert turn["Subject"] == f"Your turn in Mall {created.game_id} (round 1)"
     assert first["Subject"] == f"You are invited to a game of Mall ({created.game_id})"
     assert first["To"].addresses[0].display_name == "Zoë Ångström"
     assert first["To"].addresses[0].addr_spec == "zoe@example.com"
@@ -64,8 +65,8 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     assert first.get_body(("html",)).get_content().count(link) == 1
     with parts.database.read() as s:
         rows = s.exec(select(Outbox).order_by(Outbox.id)).all()
-    assert [r.status for r in rows] == ["sent", "sent"]
-    assert [r.message_id for r in rows] == [first["Message-ID"], second["Message-ID"]]
+    assert [r.status for r in rows] == ["sent", "sent", "sent"]
+    assert [r.message_id for r in rows] == [m["Message-ID"] for m in (first, second, turn)]
     entered = app.test_client().get(link.removeprefix("http://pbem.test"))
     assert entered.status_code == 302
 
@@ -99,8 +100,8 @@ def test_a_refused_delivery_waits_and_is_tried_again(web, smtp, clock):
     assert all("ConnectionRefusedError" in r.last_error for r in rows)
     assert deliver_due(parts.outbox, composer, address) == 0  # not due for a minute
     clock.advance(minutes=1, seconds=1)
-    assert deliver_due(parts.outbox, composer, address) == 2
-    assert len(caught(folder)) == 2
+    assert deliver_due(parts.outbox, composer, address) == 3
+    assert len(caught(folder)) == 3
 
 
 def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
@@ -111,5 +112,6 @@ def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
     client = app.test_client()
     listing = client.get("/dev/mail").get_data(as_text=True)
     assert "ann@example.com" in listing and "You are invited to a game of Mall" in listing
-    one = client.get("/dev/mail/0").get_data(as_text=True)
-    assert "Your personal link" in one
+    newest, oldest = client.get("/dev/mail/0"), client.get("/dev/mail/1")
+    assert "Your legal actions" in newest.get_data(as_text=True)  # the first turn's mail
+    assert "Your personal link" in oldest.get_data(as_text=True)  # the invitation

@@ -74,7 +74,11 @@ def test_the_new_game_form_creates_the_game_and_shows_where_mails_went(web):
     for link in parts.service.seat_links(row.id):
         if link.token:
             assert link.token not in text  # the creator never sees a link
-    assert outbox(parts) == [("invitation", "ann@example.com"), ("invitation", "cy@example.com")]
+    assert outbox(parts) == [
+        ("invitation", "ann@example.com"),
+        ("invitation", "cy@example.com"),
+        ("your_turn", "ann@example.com"),
+    ]
 
 
 def test_a_person_without_an_email_is_refused_and_the_form_keeps_what_was_typed(web):

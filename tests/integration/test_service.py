@@ -31,6 +31,7 @@ def test_a_new_game_stores_token_hashes_and_the_seed_hash_never_a_token(service)
     assert outbox(service, created.game_id) == [
         (1, "invitation", 1, "ann@example.com"),
         (1, "invitation", 2, "ben@example.com"),
+        (1, "your_turn", 1, "ann@example.com"),  # the first player's first turn
     ]
 
 
@@ -53,7 +54,7 @@ def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(service):
     with pytest.raises(Illegal, match='cannot read "fly away"'):
         service.submit_action(created.game_id, token(created, 1), "fly away", 1)
     assert service.state_at(created.game_id)["seq"] == 1
-    assert len(outbox(service, created.game_id)) == 2  # the invitations only
+    assert len(outbox(service, created.game_id)) == 3  # the opening mails only
 
 
 def test_a_stale_submit_is_refused_with_what_happened_since(service):
@@ -165,7 +166,7 @@ def test_a_seat_handed_to_a_new_person_gets_a_new_link_and_the_old_one_dies(serv
     with pytest.raises(Forbidden):
         service.submit_action(created.game_id, token(created, 1), "money L", 2)
     assert service.submit_action(created.game_id, link.token, "money L", 2).seq == 3
-    assert outbox(service, created.game_id)[2] == (2, "invitation", 1, "cy@example.com")
+    assert outbox(service, created.game_id)[3] == (2, "invitation", 1, "cy@example.com")
     assert service.state_at(created.game_id)["players"][0]["name"] == "Ann"  # the rules' name
     with service.db.read() as s:
         assert s.exec(select(Seat.name).where(Seat.game_id == created.game_id)).all() == [

@@ -83,8 +83,16 @@ def eventually(condition, what: str, timeout: float = 60.0) -> None:
         time.sleep(0.1)
 
 
+def _redis_for(worker_id: str) -> str:
+    """A Redis database of this test process's own (parallel runs must not share a
+    queue): the configured one, moved along by the xdist worker's number."""
+    base, _, number = REDIS_URL.rpartition("/")
+    index = int(worker_id[2:]) if worker_id.startswith("gw") else 0
+    return f"{base}/{(int(number or 0) + index) % 16}"
+
+
 @pytest.fixture(params=["disk broker", "redis"])
-def stack(request, database_url, tmp_path):
+def stack(request, database_url, tmp_path, worker_id):
     """This process as the web app (the service, with the broker wired), a real
     worker process, and the SMTP server."""
     if request.param == "redis":
@@ -92,7 +100,7 @@ def stack(request, database_url, tmp_path):
             if os.environ.get("CI"):
                 pytest.fail("CI must run the Redis tests: set PBEM_TEST_REDIS_URL")
             pytest.skip("Redis tests need PBEM_TEST_REDIS_URL (.ci/run starts redis-server)")
-        broker = REDIS_URL
+        broker = _redis_for(worker_id)
     else:
         broker = "filesystem://"
     mailbox = Mailbox()
@@ -177,15 +185,17 @@ def test_a_bot_against_a_human_sends_exactly_the_expected_mails_in_order(stack):
     # 12 tiles: each round draws two, so the second round's last move ends the game
     expected = [
         ("invitation", "ann@example.com"),
+        ("your_turn", "ann@example.com"),
         ("round_scored", "ann@example.com"),
         ("your_turn", "ann@example.com"),
         ("game_over", "ann@example.com"),
     ]
     assert stack.mailbox.kinds() == expected
-    assert [r.status for r in outbox_rows(stack.parts)] == ["sent"] * 4
+    assert [r.status for r in outbox_rows(stack.parts)] == ["sent"] * 5
     ids = [m["Message-ID"] for m in stack.mailbox.messages]
     assert ids == [r.message_id for r in outbox_rows(stack.parts) if r.status == "sent"]
-    turn = next(m for m in stack.mailbox.messages if m["X-Pbem-Kind"] == "your_turn")
+    turns = [m for m in stack.mailbox.messages if m["X-Pbem-Kind"] == "your_turn"]
+    turn = turns[1]  # the one after the bot's first move
     text = turn.get_body(("plain",)).get_content()
     assert "Since your last turn:" in text and "seat 2 played" in text
     assert "Your legal actions:" in text and "  money L  (takes" in text
@@ -218,9 +228,9 @@ def test_smtp_refusing_for_a_while_then_accepting_delivers_everything_once(stack
     assert sorted(stack.mailbox.kinds()) == [
         ("invitation", "ann@example.com"),
         ("invitation", "ben@example.com"),
+        ("your_turn", "ann@example.com"),
     ]
-    assert [r.attempts for r in outbox_rows(stack.parts)] == [2, 2]
-    assert created.game_id
+    assert [(r.game_id, r.attempts) for r in outbox_rows(stack.parts)] == [(created.game_id, 2)] * 3
 
 
 def test_a_worker_killed_while_delivering_loses_nothing(stack):
@@ -273,4 +283,5 @@ def test_two_schedulers_at_once_send_one_reminder(stack):
     eventually(lambda: all_sent(stack.parts), "the reminder")
     reminders = [k for k in stack.mailbox.kinds() if k[0].startswith("reminder")]
     assert reminders == [("reminder-24", "ann@example.com")]
-    assert created.game_id
+    rows = [r.game_id for r in outbox_rows(stack.parts) if r.kind.startswith("reminder")]
+    assert rows == [created.game_id]
