@@ -103,6 +103,11 @@ def dev(port: int) -> None:
         "scheduler": [*me, "scheduler"],
     }
     children = {name: subprocess.Popen(command, env=env) for name, command in commands.items()}
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # a SIGTERM stops everything, as Ctrl-C does
+
+    signal.signal(signal.SIGTERM, stop)
     click.echo(
         f"\npbem is running: http://127.0.0.1:{port}/\n"
         f"  mail the server sends lands on http://127.0.0.1:{port}/dev/mail\n"
