@@ -36,6 +36,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         config["broker_transport_options"] = {
             "data_folder_in": str(folder),
             "data_folder_out": str(folder),
+            "control_folder": str(folder / "control"),  # else kombu writes ./control
             "store_processed": False,
             "polling_interval": 0.2,
         }

@@ -31,7 +31,6 @@ from .reading import body_text, reply_lines
 MAX_BYTES = 1_000_000
 PER_SENDER_PER_HOUR = 30
 IN_HAND = timedelta(minutes=5)  # how long a handler may take before another one takes over
-COMMANDS = ("status", "legal", "undo", "help")
 INBOUND = InboundMail.__table__
 GRAMMAR = [
     "Write your move on the first line of your reply, in the game's notation:",
