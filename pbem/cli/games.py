@@ -12,23 +12,14 @@ from typing import Any, TextIO
 
 import click
 
-from pbem.bootstrap import Parts, build
-from pbem.config import ConfigError
+from pbem.bootstrap import Parts
 from pbem.service import Illegal, PlayerSpec, ServiceError, Stale
 from pbem.service.tokens import seat_url
-from pbem.store import migrate
+
+from .parts import checked_parts
 
 EXIT_ILLEGAL, EXIT_STALE = 2, 3
 _PERSON = re.compile(r"\s*(?P<name>[^<]+?)\s*(?:<(?P<email>[^>]+)>)?\s*")
-
-
-def _parts() -> Parts:
-    try:
-        parts = build()
-        migrate.require_current(parts.database)
-    except (ConfigError, migrate.OutOfDate) as error:
-        raise click.ClickException(str(error)) from None
-    return parts
 
 
 @contextmanager
@@ -113,7 +104,7 @@ def create(
             options[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
             options[key.strip()] = value
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         created = parts.service.create_game(
             [_seat_spec(s) for s in seats], options, setup, game=game_name
@@ -125,7 +116,7 @@ def create(
 @game.command(name="list")
 def list_games() -> None:
     """Every game: id, status, round, seat to move."""
-    for row in _parts().service.games():
+    for row in checked_parts().service.games():
         turn = f"seat {row.turn} to move" if row.turn else "finished"
         click.echo(
             f"{row.id}  {row.game}  {row.status:8}  round {row.round}  {turn}  seq {row.head_seq}"
@@ -140,7 +131,7 @@ def list_games() -> None:
 @click.option("--history", is_flag=True, help="Also list every event.")
 def show(game_id: str, token: str | None, seq: int | None, as_json: bool, history: bool) -> None:
     """The game's state, as a seat or a spectator sees it."""
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         seat = parts.service.seat_of(game_id, token)
         if as_json:
@@ -164,7 +155,7 @@ def play(
     game_id: str, action: str, token: str, expected_seq: int | None, idempotency_key: str | None
 ) -> None:
     """Play ACTION (notation or JSON) for the seat of --token."""
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         accepted = parts.service.submit_action(
             game_id, token, action, expected_seq, idempotency_key
@@ -176,7 +167,7 @@ def play(
 @click.argument("game_id")
 def bots(game_id: str) -> None:
     """Play the bot seats' turns until a person is to move or the game ends."""
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         for accepted in parts.service.play_bots(game_id):
             click.echo(f"seq {accepted.seq}: seat {accepted.seat} {accepted.narration}")
@@ -187,7 +178,7 @@ def bots(game_id: str) -> None:
 @click.option("--token", required=True)
 def undo(game_id: str, token: str) -> None:
     """Take back your last move (or ask the others to agree)."""
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         event = parts.service.undo(game_id, token)
     click.echo(f"seq {event.seq}: {event.type}")
@@ -199,7 +190,7 @@ def undo(game_id: str, token: str) -> None:
 @click.option("--agree/--refuse", required=True)
 def answer_undo(game_id: str, token: str, agree: bool) -> None:
     """Agree to or refuse the waiting undo request."""
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         event = parts.service.answer_undo(game_id, token, agree)
     click.echo(f"seq {event.seq}: {event.type}")
@@ -210,7 +201,7 @@ def answer_undo(game_id: str, token: str, agree: bool) -> None:
 @click.option("--token", help="Export as this seat sees the game (default: a spectator).")
 def export(game_id: str, token: str | None) -> None:
     """Write the game as a log file to stdout (redacted until the game ends)."""
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         doc = parts.service.export_log(game_id, parts.service.seat_of(game_id, token))
     click.echo(json.dumps(doc, indent=1, ensure_ascii=False))
@@ -224,7 +215,7 @@ def import_(log_file: TextIO) -> None:
         doc = json.load(log_file)
     except json.JSONDecodeError as error:
         raise click.ClickException(f"the log is not JSON: {error}") from None
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         created = parts.service.import_log(doc)
     click.echo(f"imported {created.seq - 1} events as game {created.game_id}")
@@ -236,7 +227,7 @@ def import_(log_file: TextIO) -> None:
 @click.argument("game_id")
 def verify(game_id: str) -> None:
     """Exit 0 only when the hash chain holds and every event folds again."""
-    parts = _parts()
+    parts = checked_parts()
     with _answers():
         problems = parts.service.verify(game_id)
     for problem in problems:

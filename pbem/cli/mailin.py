@@ -10,7 +10,7 @@ import click
 
 from pbem.mail.inbound import Inbound
 
-from .processes import checked_parts
+from .parts import checked_parts
 
 EX_NOUSER, EX_TEMPFAIL = 67, 75  # sysexits.h: the mail server bounces, or tries again
 

@@ -12,19 +12,11 @@ from urllib.parse import urlsplit
 
 import click
 
-from pbem.bootstrap import Parts, build
-from pbem.config import ConfigError, load_settings
+from pbem.bootstrap import build
+from pbem.config import load_settings
 from pbem.store import migrate
 
-
-def checked_parts() -> Parts:
-    """The parts, or a readable refusal when the settings or the schema are wrong."""
-    try:
-        parts = build()
-        migrate.require_current(parts.database)
-    except (ConfigError, migrate.OutOfDate) as error:
-        raise click.ClickException(str(error)) from None
-    return parts
+from .parts import checked_parts
 
 
 @click.command()

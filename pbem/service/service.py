@@ -623,21 +623,15 @@ class Service:
         """The seat's legal actions now, in canonical notation (none for others)."""
         if seat is None:
             return []
-        with self._reading() as conn:
-            row = self._row(conn, game_id)
-            rules = get(row.game)
-            state = self._state(conn, rules, row)
-            return [rules.format(a) for a in rules.legal_actions(state, seat)]
+        rules, state = self._rules_and_head(game_id)
+        return [rules.format(a) for a in rules.legal_actions(state, seat)]
 
     def turn_options(self, game_id: str, seat: int | None) -> list[dict[str, Any]]:
         """The seat's legal actions now, each with its JSON form and a preview of
         what it would do ("costs 2 notes; R13.2 moves to Y07; ...")."""
         if seat is None:
             return []
-        with self._reading() as conn:
-            row = self._row(conn, game_id)
-            rules = get(row.game)
-            state = self._state(conn, rules, row)
+        rules, state = self._rules_and_head(game_id)
         options = []
         for action in rules.legal_actions(state, seat):
             text = rules.format(action)
@@ -875,6 +869,13 @@ class Service:
             seat = event.payload.get("seat")
             out.append(Happened(event.seq, event.type, seat, text, rules.round(before), closes))
         return out
+
+    def _rules_and_head(self, game_id: str) -> tuple[Rules, Any]:
+        """The game's rules and its state now."""
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            rules = get(row.game)
+            return rules, self._state(conn, rules, row)
 
     def _state(self, conn: Connection, rules: Rules, row: Row) -> Any:
         """The state at the game's head: from the cache when it matches the head
