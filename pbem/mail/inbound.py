@@ -9,29 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
-from sqlalchemy import func, insert, select, update
-from sqlalchemy.exc import IntegrityError
-
 from pbem.config import Settings
 from pbem.service import Illegal, Service, ServiceError, Stale
+from pbem.service.inbox import PER_SENDER_PER_HOUR, Inbox
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
-from pbem.store.events import timestamp
-from pbem.store.tables import InboundMail
 
 from . import replyto
 from .reading import body_text, reply_lines
 
 MAX_BYTES = 1_000_000
-PER_SENDER_PER_HOUR = 30
-IN_HAND = timedelta(minutes=5)  # how long a handler may take before another one takes over
-INBOUND = InboundMail.__table__
 GRAMMAR = [
     "Write your move on the first line of your reply, in the game's notation:",
     "  money L             take the bottom tile of column L as money",
@@ -67,8 +60,8 @@ class Inbound:
     ) -> None:
         self.service = service
         self.outbox = outbox
+        self.inbox = Inbox(service.db, clock)
         self.settings = settings
-        self.clock = clock
         self.key = settings.signing_key()
 
     def handle(self, raw: bytes, recipient: str | None = None) -> Handled:
@@ -104,7 +97,7 @@ class Inbound:
                     "your game mails go to.",
                 ],
             )
-        received = self._receive(message_id, sender, reply.game_id)
+        received = self.inbox.receive(message_id, sender, reply.game_id)
         if received == "duplicate":
             return Handled("duplicate", f"{message_id} was handled already")
         if received == "too many":
@@ -113,7 +106,7 @@ class Inbound:
             )
         lines = reply_lines(body_text(message))
         handled = self._act(reply, seat, sender, message, lines)
-        self._handled(message_id, handled.status)
+        self.inbox.handled(message_id, handled.status)
         return handled
 
     # -- who and whether ------------------------------------------------------------
@@ -132,52 +125,6 @@ class Inbound:
         if options["any_sender"] or (link.email or "").lower() == sender:
             return link.token
         return None
-
-    def _receive(self, message_id: str, sender: str, game_id: str) -> str:
-        """Record the mail: "new", "duplicate" (handled before), or "too many" (the
-        sender has sent too many lately)."""
-        now = self.clock()
-        try:
-            with self.service.db.writing() as conn:
-                found = conn.execute(
-                    select(INBOUND.c.status, INBOUND.c.received_at).where(
-                        INBOUND.c.message_id == message_id
-                    )
-                ).first()
-                if found is not None:
-                    stalled = found.received_at < timestamp(now - IN_HAND)
-                    # received but not handled: another handler is on it, or died on it
-                    return "new" if found.status == "received" and stalled else "duplicate"
-                recent = conn.execute(
-                    select(func.count())
-                    .select_from(INBOUND)
-                    .where(
-                        INBOUND.c.sender == sender,
-                        INBOUND.c.received_at > timestamp(now - timedelta(hours=1)),
-                    )
-                ).scalar_one()
-                if recent >= PER_SENDER_PER_HOUR:
-                    return "too many"
-                conn.execute(
-                    insert(INBOUND).values(
-                        message_id=message_id,
-                        sender=sender,
-                        game_id=game_id,
-                        received_at=timestamp(now),
-                        status="received",
-                    )
-                )
-        except IntegrityError:  # the same mail, delivered twice at once
-            return "duplicate"
-        return "new"
-
-    def _handled(self, message_id: str, outcome: str) -> None:
-        with self.service.db.writing() as conn:
-            conn.execute(
-                update(INBOUND)
-                .where(INBOUND.c.message_id == message_id)
-                .values(status="handled", outcome=outcome)
-            )
 
     # -- what it says ---------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from pbem.mail.inbound import PER_SENDER_PER_HOUR
+from pbem.service.inbox import PER_SENDER_PER_HOUR
 
 from support import Table
 
