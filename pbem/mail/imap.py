@@ -26,9 +26,13 @@ def poll(
     box_type = MailBox if ssl else MailBoxUnencrypted
     handled = 0
     with box_type(host, port).login(user, password, initial_folder=folder) as box:
-        for message in box.fetch(AND(seen=False), mark_seen=False, bulk=True):
-            outcome = inbound.handle(message.obj.as_bytes())
-            log.info("mail %s from %s: %s", message.uid, message.from_, outcome.status)
-            box.flag(message.uid, MailMessageFlags.SEEN, True)
-            handled += 1
+        # One UID at a time, flagged by the UID asked for: a second poller's flag
+        # changes reach this session as untagged FETCH responses, which a bulk fetch
+        # would take for messages.
+        for uid in box.uids(AND(seen=False)):
+            for message in box.fetch(uid_list=[uid], mark_seen=False, bulk=False):
+                outcome = inbound.handle(message.obj.as_bytes())
+                log.info("mail %s from %s: %s", uid, message.from_, outcome.status)
+                box.flag(uid, MailMessageFlags.SEEN, True)
+                handled += 1
     return handled

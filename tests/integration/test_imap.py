@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from imap_tools import AND, MailBoxUnencrypted
+from imap_tools import AND, MailBoxUnencrypted, MailMessageFlags
 
 from pbem.mail.imap import poll
 
@@ -98,22 +98,54 @@ def test_two_pollers_act_once_per_mail_and_mark_each_seen(web, imap):
         box.append(table.mail("gmail_top_post.eml", "money L"), "INBOX")
         box.append(table.mail("out_of_office.eml", "whatever"), "INBOX")
     counts: list[int] = []
+    errors: list[BaseException] = []
     barrier = threading.Barrier(2)
 
     def poller() -> None:
         barrier.wait()
-        counts.append(poll(table.inbound, "127.0.0.1", port, user, password, ssl=False))
+        try:
+            counts.append(poll(table.inbound, "127.0.0.1", port, user, password, ssl=False))
+        except BaseException as error:  # a poller that dies fails the test
+            errors.append(error)
 
     threads = [threading.Thread(target=poller) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    assert errors == []
     assert table.seq() == 2  # the move was played once
     assert [a.payload["status"] for a in table.answers()] == ["accepted"]
     with mailbox(port, user, password) as box:
         assert list(box.fetch(AND(seen=False))) == []
     assert sum(counts) >= 2  # between them, both mails were handled
+
+
+def test_another_session_changing_flags_between_search_and_fetch_confuses_nothing(
+    web, imap, monkeypatch
+):
+    # Another poller marking a mail seen reaches this session as an untagged FETCH
+    # answer inside its next fetch; the poller must not take that for a mail.
+    port, user, password = imap
+    table = Table(web[1])
+    with mailbox(port, user, password) as box:
+        box.append(table.mail("gmail_top_post.eml", "money L"), "INBOX")
+        box.append(table.mail("out_of_office.eml", "whatever"), "INBOX")
+    search = MailBoxUnencrypted.uids
+
+    def search_then_flag_elsewhere(self, *args, **kwargs):
+        found = search(self, *args, **kwargs)
+        with mailbox(port, user, password) as other:
+            other.flag(found, MailMessageFlags.FLAGGED, True)
+        return found
+
+    monkeypatch.setattr(MailBoxUnencrypted, "uids", search_then_flag_elsewhere)
+    assert poll(table.inbound, "127.0.0.1", port, user, password, ssl=False) == 2
+    assert table.seq() == 2
+    assert [a.payload["status"] for a in table.answers()] == ["accepted"]
+    monkeypatch.undo()
+    with mailbox(port, user, password) as box:
+        assert list(box.fetch(AND(seen=False))) == []
 
 
 def test_pbem_imap_poll_once(web, imap):
