@@ -1,4 +1,4 @@
-"""Databases for the store and service tests: every test that takes `database_url`
+"""Databases for the store, service and abuse tests: every test that takes `database_url`
 (or what is built on it) runs on SQLite and on PostgreSQL. PostgreSQL is the server
 PBEM_TEST_DATABASE_URL names (its user must be allowed to create databases);
 without it those tests skip, saying why, except under CI, where they fail."""
@@ -54,13 +54,13 @@ def _need_postgres() -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path, worker_id) -> Iterator[str]:
+def database_url(request, tmp_path) -> Iterator[str]:
     """The URL of a new, empty, migrated database of each kind."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
     else:
         _need_postgres()
-        url = _postgres_database(worker_id)
+        url = _postgres_database(os.environ.get("PYTEST_XDIST_WORKER", "main"))
     database = Database(url)
     migrate.upgrade(database)
     database.dispose()
