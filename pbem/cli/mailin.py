@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import sys
 import time
+from imaplib import IMAP4
 
 import click
 
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound import TEMPORARY, Inbound
 
 from .parts import checked_parts
 
@@ -30,16 +31,25 @@ def _handler() -> Inbound:
     help="The envelope recipient (Postfix's pipe passes it as ${recipient}).",
 )
 def inbound(recipient: str | None) -> None:
-    """Handle one RFC 822 mail read from stdin. Exit 0 when it was handled (an
-    answer is mailed), 67 when the mail server should bounce it, 75 when it should
-    try again later."""
+    """Handle one RFC 822 mail read from stdin. Exit 0 when it was handled (acted
+    on, refused without an answer, or ignored), 67 when the mail server should
+    bounce it (not a signed reply address, too large, cannot be read), 75 when it
+    should try again later (the database or the broker away, or the mail in hand
+    elsewhere)."""
     raw = sys.stdin.buffer.read()
     try:
-        handled = _handler().handle(raw, recipient)
-    except Exception as error:  # the database away: let the mail server retry
+        handler = _handler()
+    except Exception as error:  # the database or the settings away: retry later
         click.echo(f"not handled now: {error}", err=True)
         sys.exit(EX_TEMPFAIL)
+    try:
+        handled = handler.handle(raw, recipient)
+    except TEMPORARY as error:  # the database or the broker away: retry later
+        click.echo(f"not handled now: {type(error).__name__}: {error}", err=True)
+        sys.exit(EX_TEMPFAIL)
     click.echo(f"{handled.status}: {handled.detail}")
+    if handled.retry:
+        sys.exit(EX_TEMPFAIL)
     if handled.bounce:
         sys.exit(EX_NOUSER)
 
@@ -58,13 +68,21 @@ def inbound(recipient: str | None) -> None:
 def imap_poll(
     host: str, port: int, user: str, password: str, folder: str, ssl: bool, every: int, once: bool
 ) -> None:
-    """Read replies from an IMAP mailbox and act on them (mark each seen once handled)."""
+    """Read replies from an IMAP mailbox and act on them (mark each seen once
+    handled, or refused). With --once, exit 75 when the mailbox or the database
+    cannot be reached."""
     from pbem.mail.imap import poll
 
     handler = _handler()
     while True:
-        count = poll(handler, host, port, user, password, folder, ssl)
-        click.echo(f"handled {count} mails")
-        if once:
-            return
+        try:
+            count = poll(handler, host, port, user, password, folder, ssl)
+        except (*TEMPORARY, OSError, IMAP4.error) as error:  # retried at the next poll
+            click.echo(f"not polled now: {type(error).__name__}: {error}", err=True)
+            if once:
+                sys.exit(EX_TEMPFAIL)
+        else:
+            click.echo(f"handled {count} mails")
+            if once:
+                return
         time.sleep(every)

@@ -1,30 +1,60 @@
 """Playing by replying: one handler for every way a mail comes in (`pbem inbound` on
-stdin, the IMAP poller, the webhook). It trusts the signed reply address and the
-sender, acts on the first command line once per Message-ID, and answers by mail:
-accepted, illegal (the rule and the legal actions), stale (what happened, and the
-choice now), unreadable (the grammar), or what was asked (status, legal, undo,
-help). It never answers an automatic mail, a list mail, or one of its own."""
+stdin, the IMAP poller, the webhook). It trusts a reply address signed for the seat's
+current holder and, for the sender, the seat's own address (or anyone, when the game
+allows it; or only mail our receiving server authenticated, when the game asks). Every
+mail passes the ledger first (once per Message-ID, limits per sender and per answered
+address); then it acts on the first command line and answers by mail — only ever to
+the seat's own address: accepted, illegal (the rule and the legal actions), stale
+(what happened, and the choice now), unreadable (the grammar), or what was asked
+(status, legal, undo, agree, refuse, help). A sender who is not the seat gets nothing.
+It never answers an automatic mail, a list mail, or one of its own; a mail it cannot
+read is refused and recorded, never left to be tried again; only a passing failure
+(the database or the broker away) is raised, with the ledger left for the retry."""
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy
+from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses
+
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from pbem.config import Settings
 from pbem.service import Illegal, Service, ServiceError, Stale
-from pbem.service.inbox import PER_SENDER_PER_HOUR, Inbox
+from pbem.service.errors import SeatLink
+from pbem.service.inbox import PER_SENDER_PER_HOUR, TOO_MANY, Inbox, ledger_key
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 
 from . import replyto
 from .reading import body_text, reply_lines
 
+try:  # the broker away
+    from kombu.exceptions import OperationalError as BrokerDown
+except ImportError:  # pragma: no cover - kombu comes with celery
+    BrokerDown = OperationalError  # type: ignore[misc,assignment]
+
+log = logging.getLogger(__name__)
+
 MAX_BYTES = 1_000_000
+MAX_IGNORED = 5  # further lines named back in an answer, at most
+MAX_LINE = 200  # characters of a line read or named back
+# Failures that pass: the mail server (or poller) should try the mail again later.
+TEMPORARY: tuple[type[BaseException], ...] = (
+    OperationalError,
+    InterfaceError,
+    PoolTimeout,
+    BrokerDown,
+)
 GRAMMAR = [
     "Write your move on the first line of your reply, in the game's notation:",
     "  money L             take the bottom tile of column L as money",
@@ -34,20 +64,52 @@ GRAMMAR = [
     "  dock GD2 at 2       build a docking bay",
     "  pass                only when nothing else is legal",
     "Or one of: status (the game now), legal (your legal actions), undo (take back",
-    "your last move), help (this).",
+    "your last move), agree or refuse (answer another player's undo request),",
+    "help (this).",
 ]
+_ADDR_SPEC = re.compile(r"[^\s@<>()\[\],;:\"\\]{1,64}@[^\s@<>()\[\],;:\"\\]{1,253}")
+_MSG_ID = re.compile(r"<[!-;=?-~]{1,180}@[!-;=?-~]{1,180}>")
+_METHOD = re.compile(
+    r"^\s*(?P<method>[a-z0-9_-]+)\s*=\s*(?P<result>[a-z0-9_-]+)(?P<props>.*)$", re.I | re.S
+)
+_PROPERTY = re.compile(r"(?P<name>[a-z0-9_-]+\.[a-z0-9_-]+)\s*=\s*\"?(?P<value>[^\s\";]+)", re.I)
 
 
 @dataclass
 class Handled:
     """What became of an incoming mail. `bounce` is true when the mail server should
-    refuse it (a reply address this server did not sign, a mail too large)."""
+    refuse it (a reply address this server did not sign, a mail too large or that
+    cannot be read); `retry` when it should try again later (another handler has it
+    in hand)."""
 
     status: str
     detail: str = ""
     bounce: bool = False
     answer: int | None = None  # the outbox row of the answer, if any
     ignored: list[str] = field(default_factory=list)
+    retry: bool = False
+
+
+@dataclass
+class _Entry:
+    """What the ledger knows of the mail being handled."""
+
+    message_id: str = ""
+    sender: str = ""
+    game_id: str | None = None
+    received: bool = False  # a "received" row is ours
+
+
+@dataclass
+class _Reply:
+    """A mail to a seat's signed address, from a sender who may act for it."""
+
+    address: replyto.ReplyTo
+    token: str
+    to: str | None  # the seat's own address: the only one answers go to
+    message_id: str
+    in_reply_to: str
+    subject: str
 
 
 class Inbound:
@@ -66,152 +128,206 @@ class Inbound:
 
     def handle(self, raw: bytes, recipient: str | None = None) -> Handled:
         """Act on one RFC 822 message; `recipient` is the envelope recipient when
-        the mail server tells it."""
+        the mail server tells it. Never raises, except one of TEMPORARY (then the
+        ledger is left so that the retry is handled)."""
+        entry = _Entry()
+        try:
+            return self._handle(raw, recipient, entry)
+        except TEMPORARY:
+            if entry.received:
+                try:
+                    self.inbox.release(entry.message_id)
+                except TEMPORARY:  # still away: the row is taken over after IN_HAND
+                    log.warning("mail %s stays in hand until it is taken over", entry.message_id)
+            raise
+        except Exception as error:  # a mail this server cannot read, whatever it holds
+            log.warning("mail refused: %s: %s", type(error).__name__, error)
+            why = "the mail could not be read"
+            try:
+                return self._refused(entry, raw, why, bounce=True)
+            except TEMPORARY:
+                raise
+            except Exception as unrecorded:  # refused all the same
+                log.error("refused mail not recorded: %s", unrecorded)
+                return Handled("refused", why, bounce=True)
+
+    def _handle(self, raw: bytes, recipient: str | None, entry: _Entry) -> Handled:
         if len(raw) > MAX_BYTES:
-            return Handled("refused", f"the mail is larger than {MAX_BYTES} bytes", bounce=True)
+            return self._refused(
+                entry, raw, f"the mail is larger than {MAX_BYTES} bytes", bounce=True
+            )
         message = BytesParser(policy=policy.default).parsebytes(raw)
+        entry.message_id = _first(message, "Message-ID").strip()
         why = _automatic(message)
         if why:
             return Handled("ignored", why)
         address = replyto.find([recipient or "", *_recipients(message)])
         if address is None:
-            return Handled("refused", "no game's reply address among the recipients", bounce=True)
+            return self._refused(
+                entry, raw, "no game's reply address among the recipients", bounce=True
+            )
         try:
-            reply = replyto.read(self.key, self.settings.mail_domain, address)
+            reply = replyto.read(self.key, self.settings.mail_domain, address, self._holder)
         except replyto.Forged as error:
-            return Handled("refused", str(error), bounce=True)
-        sender = parseaddr(str(message.get("From", "")))[1].lower()
-        message_id = str(message.get("Message-ID") or "").strip()
-        if not sender or not message_id:
-            return Handled("refused", "a mail needs a From and a Message-ID", bounce=True)
-        seat = self._seat(reply, sender)
-        if seat is None:
-            return self._answered(
-                reply,
-                sender,
-                message,
-                "refused",
-                [
-                    f"This address ({sender}) does not play seat {reply.seat} of game "
-                    f"{reply.game_id}, so the mail was not acted on. Reply from the address "
-                    "your game mails go to.",
-                ],
+            return self._refused(entry, raw, str(error), bounce=True)
+        entry.game_id = reply.game_id
+        sender = _sender(message)
+        if sender is None or not entry.message_id:
+            return self._refused(
+                entry, raw, "a mail needs one readable From address and a Message-ID", bounce=True
             )
-        received = self.inbox.receive(message_id, sender, reply.game_id)
+        entry.sender = sender
+        link = self._link(reply)
+        options = self.service.options(reply.game_id)
+        own = (link.email or "").lower() == sender
+        if not own and not options.get("any_sender"):
+            return self._refused(
+                entry, raw, f"{sender} does not play seat {reply.seat} of game {reply.game_id}"
+            )
+        if options.get("authenticated_mail") and not authenticated(message, sender):
+            return self._refused(
+                entry,
+                raw,
+                "the game takes only mail its receiving server authenticated "
+                "(DKIM, SPF or DMARC pass for the From domain)",
+            )
+        to = link.email or None
+        mail = _Reply(
+            reply,
+            link.token or "",
+            to,
+            entry.message_id,
+            entry.message_id if _MSG_ID.fullmatch(entry.message_id) else "",
+            _text(_first(message, "Subject"))[:200],
+        )
+        received = self.inbox.receive(entry.message_id, sender, reply.game_id, to)
         if received == "duplicate":
-            return Handled("duplicate", f"{message_id} was handled already")
-        if received == "too many":
-            return Handled(
-                "ignored", f"{sender} sent more than {PER_SENDER_PER_HOUR} mails in an hour"
-            )
+            return Handled("duplicate", "this mail (its Message-ID) was handled already")
+        if received == "in hand":
+            return Handled("in hand", "this mail is being handled now", retry=True)
+        if received == TOO_MANY:
+            return self._too_many(mail, sender)
+        entry.received = True
         lines = reply_lines(body_text(message))
-        handled = self._act(reply, seat, sender, message, lines)
-        self.inbox.handled(message_id, handled.status)
+        handled = self._act(mail, lines)
+        self.inbox.handled(entry.message_id, handled.status)
         return handled
 
     # -- who and whether ------------------------------------------------------------
 
-    def _seat(self, reply: replyto.ReplyTo, sender: str) -> str | None:
-        """The seat's token, when `sender` may play it (its own address, or anyone
-        when the game allows any sender)."""
+    def _holder(self, game_id: str, seat: int) -> str | None:
+        """The seat's current token (None: no such game or seat, or a bot's)."""
         try:
-            links = {s.seat: s for s in self.service.seat_links(reply.game_id)}
-            options = self.service.options(reply.game_id)
+            links = self.service.seat_links(game_id)
         except ServiceError:
             return None
-        link = links.get(reply.seat)
-        if link is None or link.token is None:
-            return None
-        if options["any_sender"] or (link.email or "").lower() == sender:
-            return link.token
-        return None
+        return next((s.token for s in links if s.seat == seat), None)
+
+    def _link(self, reply: replyto.ReplyTo) -> SeatLink:
+        return next(s for s in self.service.seat_links(reply.game_id) if s.seat == reply.seat)
+
+    def _refused(self, entry: _Entry, raw: bytes, why: str, *, bounce: bool = False) -> Handled:
+        """Record the mail as refused (no answer goes to anyone)."""
+        key = entry.message_id or "sha256-of-mail:" + hashlib.sha256(raw).hexdigest()
+        self.inbox.refuse(key, entry.sender, entry.game_id)
+        return Handled("refused", why, bounce=bounce)
+
+    def _too_many(self, mail: _Reply, sender: str) -> Handled:
+        """Over the limit: the seat is told once an hour, then nothing."""
+        detail = f"{sender} sent more than {PER_SENDER_PER_HOUR} mails in an hour"
+        if mail.to is None:
+            return Handled("ignored", detail)
+        lines = [
+            f"You sent too many mails to this game: at most {PER_SENDER_PER_HOUR} an hour "
+            "are acted on, and this and your next mails within the hour are not read.",
+            "Send your move again in an hour, or play on the game's page.",
+        ]
+        answer = self.inbox.answer(
+            mail.address.game_id,
+            mail.address.seat,
+            mail.to,
+            self._payload(mail, TOO_MANY, lines, []),
+            note=True,
+        )
+        self._notify(mail.address.game_id, answer)
+        return Handled("ignored", detail, answer=answer)
 
     # -- what it says ---------------------------------------------------------------
 
-    def _act(
-        self,
-        reply: replyto.ReplyTo,
-        token: str,
-        sender: str,
-        message: EmailMessage,
-        lines: list[str],
-    ) -> Handled:
+    def _act(self, mail: _Reply, lines: list[str]) -> Handled:
         if not lines:
             return self._answered(
-                reply,
-                sender,
-                message,
-                "unreadable",
-                ["Your mail had no command in it.", "", *GRAMMAR],
+                mail, "unreadable", ["Your mail had no command in it.", "", *GRAMMAR]
             )
-        command, ignored = lines[0], lines[1:]
-        word = command.lower().strip(".! ")
+        command, ignored = lines[0][:MAX_LINE].rstrip(".!?,;: "), _ignored(lines[1:])
+        word = command.lower()
+        game_id, seat = mail.address.game_id, mail.address.seat
         if word == "help":
-            return self._answered(reply, sender, message, "help", GRAMMAR, ignored)
+            return self._answered(mail, "help", GRAMMAR, ignored)
         if word == "status":
-            text = self.service.describe(reply.game_id, seat=reply.seat).splitlines()
-            return self._answered(reply, sender, message, "status", text, ignored)
+            text = self.service.describe(game_id, seat=seat).splitlines()
+            return self._answered(mail, "status", text, ignored, "the position was mailed")
         if word == "legal":
-            return self._answered(reply, sender, message, "legal", self._choice(reply), ignored)
+            choice = self._choice(mail)
+            return self._answered(mail, "legal", choice, ignored, "the legal actions were mailed")
         if word == "undo":
             try:
-                event = self.service.undo(reply.game_id, token)
+                event = self.service.undo(game_id, mail.token)
             except ServiceError as error:
-                return self._answered(
-                    reply, sender, message, "undo", [f"No undo: {error.message}."], ignored
-                )
+                return self._answered(mail, "undo", [f"No undo: {error.message}."], ignored)
             said = (
                 "Your last move was taken back."
                 if event.type == "UndoDone"
                 else "The others must agree to take your move back; they have been asked."
             )
-            return self._answered(
-                reply, sender, message, "undo", [said, "", *self._choice(reply)], ignored
-            )
-        return self._move(reply, token, sender, message, command, ignored)
+            return self._answered(mail, "undo", [said, "", *self._choice(mail)], ignored)
+        if word in ("agree", "refuse"):
+            try:
+                event = self.service.answer_undo(game_id, mail.token, word == "agree")
+            except ServiceError as error:
+                return self._answered(mail, "undo", [f"No undo to answer: {error.message}."])
+            if event.type == "UndoDone":
+                said = "You agreed, and the move was taken back."
+            elif word == "agree":
+                said = "You agreed; the others have still to answer."
+            else:
+                said = "You refused, so the move stands."
+            return self._answered(mail, "undo", [said, "", *self._choice(mail)], ignored)
+        return self._move(mail, command, ignored)
 
-    def _move(
-        self,
-        reply: replyto.ReplyTo,
-        token: str,
-        sender: str,
-        message: EmailMessage,
-        command: str,
-        ignored: list[str],
-    ) -> Handled:
-        key = "mail:" + str(message.get("Message-ID")).strip()
-        earlier = self.service.earlier_answer(reply.game_id, key)
-        if earlier is not None:  # a handler died after playing it: say so again
-            lines = [f"Played: {earlier.narration}.", "The next player is mailed as usual."]
-            return self._answered(reply, sender, message, "accepted", lines, ignored)
+    def _move(self, mail: _Reply, command: str, ignored: list[str]) -> Handled:
+        reply = mail.address
+        key = "mail:" + hashlib.sha256(ledger_key(mail.message_id).encode()).hexdigest()
         since = self._moves_since(reply)
-        if since:
-            lines = [
-                "The game moved on since the mail you answered, so your move was not played:",
-                *(f"  seq {h.seq}: {h.text}" for h in since),
-                "",
-                *self._choice(reply),
-            ]
-            return self._answered(reply, sender, message, "stale", lines, ignored)
-        head = self.service.state_at(reply.game_id)["seq"]
         try:
-            accepted = self.service.submit_action(reply.game_id, token, command, head, key)
+            if since:  # stale, unless this very mail was played before a handler died
+                accepted = self.service.submit_action(
+                    reply.game_id, mail.token, command, reply.seq, key
+                )
+            else:
+                head = self.service.state_at(reply.game_id)["seq"]
+                accepted = self.service.submit_action(reply.game_id, mail.token, command, head, key)
         except Stale as stale:
+            moves = since or stale.since
             lines = [
-                "The game moved on while your mail was on its way:",
-                *(f"  seq {h.seq}: {h.text}" for h in stale.since),
+                "The game moved on since the mail you answered, so your move was not played:"
+                if since
+                else "The game moved on while your mail was on its way:",
+                *(f"  seq {h.seq}: {h.text}" for h in moves),
                 "",
-                *self._choice(reply),
+                *self._choice(mail),
             ]
-            return self._answered(reply, sender, message, "stale", lines, ignored)
+            return self._answered(mail, "stale", lines, ignored)
         except Illegal as error:
             if (error.detail or {}).get("unreadable"):
                 lines = [f'"{command}" is not a move this server can read.', "", *GRAMMAR]
-                return self._answered(reply, sender, message, "unreadable", lines, ignored)
-            lines = [f'"{command}" is not legal: {error.message}.', "", *self._choice(reply)]
-            return self._answered(reply, sender, message, "illegal", lines, ignored)
+                return self._answered(mail, "unreadable", lines, ignored)
+            lines = [f'"{command}" is not legal: {error.message}.', "", *self._choice(mail)]
+            return self._answered(mail, "illegal", lines, ignored)
+        except ServiceError as error:
+            return self._answered(mail, "refused", [f"Not played: {error.message}."], ignored)
         lines = [f"Played: {accepted.narration}.", "The next player is mailed as usual."]
-        return self._answered(reply, sender, message, "accepted", lines, ignored)
+        return self._answered(mail, "accepted", lines, ignored)
 
     def _moves_since(self, reply: replyto.ReplyTo) -> list:
         """The moves (or undos) made after the seq the answered mail was written at."""
@@ -220,63 +336,155 @@ class Inbound:
             h for h in self.service.history(reply.game_id) if h.seq > reply.seq and h.type in moves
         ]
 
-    def _choice(self, reply: replyto.ReplyTo) -> list[str]:
+    def _choice(self, mail: _Reply) -> list[str]:
         """The seat's choice now: its legal actions, or whose turn it is."""
-        doc = self.service.state_at(reply.game_id, seat=reply.seat)
+        game_id, seat = mail.address.game_id, mail.address.seat
+        doc = self.service.state_at(game_id, seat=seat)
         if doc["turn"] is None:
             return ["The game is over."]
-        if doc["turn"] != reply.seat:
+        if doc["turn"] != seat:
             name = doc["players"][doc["turn"] - 1]["name"]
             return [f"It is {name}'s turn (seat {doc['turn']}); you will get a mail at yours."]
-        options = self.service.turn_options(reply.game_id, reply.seat)
+        options = self.service.turn_options(game_id, seat)
         return ["Your legal actions now:", *(f"  {o['text']}  ({o['preview']})" for o in options)]
 
-    def _answered(
-        self,
-        reply: replyto.ReplyTo,
-        sender: str,
-        message: EmailMessage,
-        status: str,
-        lines: list[str],
-        ignored: list[str] | None = None,
-    ) -> Handled:
-        """Queue the answer to `message` and say what was done."""
-        ignored = ignored or []
-        payload = {
+    def _payload(self, mail: _Reply, status: str, lines: list[str], ignored: list[str]) -> dict:
+        return {
             "status": status,
             "lines": lines,
             "ignored": ignored,
-            "in_reply_to": str(message.get("Message-ID") or "").strip(),
-            "subject": str(message.get("Subject") or "").strip(),
+            "in_reply_to": mail.in_reply_to,
+            "subject": mail.subject,
         }
-        answer = self.outbox.answer(reply.game_id, reply.seat, sender, payload)
-        if self.service.notify is not None:
-            self.service.notify(Notice(reply.game_id, (answer,), None))
-        return Handled(status, lines[0] if lines else "", answer=answer, ignored=ignored)
+
+    def _answered(
+        self,
+        mail: _Reply,
+        status: str,
+        lines: list[str],
+        ignored: list[str] | None = None,
+        detail: str | None = None,
+    ) -> Handled:
+        """Queue the answer — to the seat's own address only, within its limit —
+        and say what was done."""
+        ignored = ignored or []
+        answer = None
+        if mail.to is not None:
+            answer = self.inbox.answer(
+                mail.address.game_id,
+                mail.address.seat,
+                mail.to,
+                self._payload(mail, status, lines, ignored),
+            )
+            self._notify(mail.address.game_id, answer)
+        said = detail if detail is not None else (lines[0] if lines else "")
+        return Handled(status, said, answer=answer, ignored=ignored)
+
+    def _notify(self, game_id: str, answer: int | None) -> None:
+        """Hand the answer to a worker now; when the broker is away, the sweep
+        finds it."""
+        if answer is None or self.service.notify is None:
+            return
+        try:
+            self.service.notify(Notice(game_id, (answer,), None))
+        except Exception as error:  # the outbox row is there: the sweep sends it
+            log.warning("answer %s left for the sweep: %s", answer, error)
+
+
+def _ignored(lines: list[str]) -> list[str]:
+    """The further lines named back in an answer: a few, never a quoted mail."""
+    shown = [line[:MAX_LINE] for line in lines[:MAX_IGNORED]]
+    if len(lines) <= MAX_IGNORED:
+        return shown
+    return [*shown, f"... and {len(lines) - MAX_IGNORED} more lines"]
+
+
+def _unfolded(value: str) -> str:
+    return re.sub(r"[\r\n]+", "", value)
+
+
+def _raw(message: EmailMessage, name: str) -> list[str]:
+    """The header's values as they came (unfolded, not decoded): reading them can
+    never fail."""
+    return [_unfolded(str(v)) for k, v in message.raw_items() if k.lower() == name.lower()]
+
+
+def _first(message: EmailMessage, name: str) -> str:
+    found = _raw(message, name)
+    return found[0] if found else ""
+
+
+def _text(value: str) -> str:
+    """A header's text, its encoded words decoded where they can be, with every
+    control character (an encoded CR or LF, say) made a space."""
+    try:
+        decoded = str(make_header(decode_header(value)))
+    except Exception:  # an encoded word that does not decode: keep it as written
+        decoded = value
+    return " ".join("".join(c if c.isprintable() else " " for c in decoded).split())
+
+
+def _sender(message: EmailMessage) -> str | None:
+    """The one address in From, lower case, if it is a plain address (no control
+    characters, no spaces); else None."""
+    found = [a for _, a in getaddresses(_raw(message, "From")) if a]
+    if len(found) != 1 or not _ADDR_SPEC.fullmatch(found[0]) or not found[0].isprintable():
+        return None
+    return found[0].lower()
 
 
 def _recipients(message: EmailMessage) -> list[str]:
     """Every address the mail says it was for, the delivery headers first."""
     headers = [
-        *message.get_all("Delivered-To", []),
-        *message.get_all("X-Original-To", []),
-        *message.get_all("To", []),
-        *message.get_all("Cc", []),
+        *_raw(message, "Delivered-To"),
+        *_raw(message, "X-Original-To"),
+        *_raw(message, "To"),
+        *_raw(message, "Cc"),
     ]
-    return [address for _, address in getaddresses([str(h) for h in headers])]
+    return [address for _, address in getaddresses(headers)]
 
 
 def _automatic(message: EmailMessage) -> str | None:
     """Why a mail must not be answered (it is automatic, a list's, or ours), or None."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
+    auto = _text(_first(message, "Auto-Submitted") or "no").lower()
     if auto != "no":
-        return f"an automatic mail (Auto-Submitted: {auto})"
-    precedence = str(message.get("Precedence", "")).strip().lower()
+        return f"an automatic mail (Auto-Submitted: {auto[:40]})"
+    precedence = _text(_first(message, "Precedence")).lower()
     if precedence in ("bulk", "junk", "list"):
         return f"a {precedence} mail"
-    if message.get("X-Pbem-Kind") is not None:
+    if _raw(message, "X-Pbem-Kind"):
         return "one of this server's own mails"
-    sender = parseaddr(str(message.get("From", "")))[1].lower()
-    if sender.startswith(("mailer-daemon@", "postmaster@")) or message.get("Return-Path") == "<>":
+    senders = [a.lower() for _, a in getaddresses(_raw(message, "From"))]
+    if any(s.startswith(("mailer-daemon@", "postmaster@")) for s in senders) or (
+        _first(message, "Return-Path").strip() == "<>"
+    ):
         return "a bounce"
     return None
+
+
+def authenticated(message: EmailMessage, sender: str) -> bool:
+    """Whether the topmost Authentication-Results header (RFC 8601: the one our own
+    receiving server added; those below it came with the mail and prove nothing)
+    says dkim, spf or dmarc passed for the From address's domain."""
+    found = _raw(message, "Authentication-Results")
+    if not found:
+        return False
+    domain = sender.rpartition("@")[2]
+    text = re.sub(r"\([^()]*\)", " ", found[0])  # comments
+    for resinfo in text.split(";")[1:]:
+        match = _METHOD.match(resinfo)
+        if match is None or match["result"].lower() != "pass":
+            continue
+        props = {p["name"].lower(): p["value"].lower() for p in _PROPERTY.finditer(match["props"])}
+        method = match["method"].lower()
+        if method == "dkim":
+            signer = props.get("header.d") or props.get("header.i", "").rpartition("@")[2]
+        elif method == "spf":
+            signer = props.get("smtp.mailfrom", "").rpartition("@")[2]
+        elif method == "dmarc":
+            signer = props.get("header.from", "").rpartition("@")[2]
+        else:
+            continue
+        if signer and (domain == signer or domain.endswith("." + signer)):
+            return True
+    return False

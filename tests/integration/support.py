@@ -71,8 +71,9 @@ class Table:
     def address(self, seat: int, seq: int | None = None) -> str:
         seq = self.parts.service.state_at(self.game)["seq"] if seq is None else seq
         settings = self.parts.settings
+        holder = next(s.token for s in self.parts.service.seat_links(self.game) if s.seat == seat)
         return replyto.reply_address(
-            settings.signing_key(), settings.mail_domain, self.game, seat, seq
+            settings.signing_key(), settings.mail_domain, self.game, seat, seq, holder or ""
         )
 
     def mail(
