@@ -24,13 +24,20 @@ def _parts() -> Parts:
 @shared_task(name="pbem.deliver")
 def deliver_mail(row_ids: list[int]) -> list[str]:
     """Send outbox rows, in this order (the mails of one move go in the order the
-    move wrote them); says what became of each."""
+    move wrote them); says what became of each. One row's trouble never stops the
+    others: a row this task could not finish (its database went away, say) is left
+    to the sweep, which takes it back when its lease runs out."""
     parts = _parts()
     composer = Composer(parts.service, parts.settings)
     outcomes = []
     with Sender(Smtp.from_url(parts.settings.smtp_url)) as sender:
         for row_id in row_ids:
-            outcomes.append(deliver(parts.outbox, composer, sender, row_id))
+            try:
+                outcomes.append(deliver(parts.outbox, composer, sender, row_id))
+            except Exception:
+                log.exception("mail %s: not finished; the sweep will take it back", row_id)
+                sender.close()
+                outcomes.append("error")
             log.info("mail %s: %s", row_id, outcomes[-1])
     return outcomes
 

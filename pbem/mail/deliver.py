@@ -1,6 +1,7 @@
 """Delivering one outbox row by SMTP: claim it (its Message-ID stored first), send,
 mark. A failure puts it back, backing off; a 5xx answer or a mail this server cannot
-write fails it for good; a mail that no longer matters is skipped."""
+write (whatever the reason) fails it for good; a mail that no longer matters is
+skipped. Whatever becomes of one row, it never raises into the next one's way."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from urllib.parse import urlsplit
 
 from pbem.service.outbox import Outbox
 
-from .compose import Composer, Moot, UnknownMail
+from .compose import Composer, Moot
 
 
 @dataclass(frozen=True)
@@ -69,22 +70,29 @@ def _permanent(error: Exception) -> bool:
 
 def deliver(outbox: Outbox, composer: Composer, sender: Sender, row_id: int) -> str:
     """Send one row. Returns what became of it: sent, skipped (not pending, or moot),
-    pending (to be tried again later) or failed (given up)."""
+    pending (to be tried again later, or waiting behind an earlier mail to the same
+    address) or failed (given up)."""
     row = outbox.claim(row_id, composer.message_id)
     if row is None:
-        return "skipped"
+        status = outbox.status(row_id)
+        return status if status in ("pending", "failed") else "skipped"
     try:
         message = composer.compose(row)
     except Moot as why:
         outbox.skipped(row_id, str(why))
         return "skipped"
-    except UnknownMail as error:
-        return outbox.failed(row_id, str(error), permanent=True)
+    except Exception as error:  # trying again cannot help: it fails now
+        text = f"this mail cannot be written: {type(error).__name__}: {error}"
+        return outbox.failed(row_id, text, permanent=True)
     try:
         sender.send(message)
     except (OSError, smtplib.SMTPException) as error:
         text = f"{type(error).__name__}: {error}"
         return outbox.failed(row_id, text, permanent=_permanent(error))
+    except Exception as error:  # the mail itself, not the server
+        sender.close()
+        text = f"this mail cannot be sent: {type(error).__name__}: {error}"
+        return outbox.failed(row_id, text, permanent=True)
     outbox.sent(row_id)
     return "sent"
 

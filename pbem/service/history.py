@@ -1,47 +1,115 @@
-"""Events told as sentences, for "what happened since", pages and mails."""
+"""Events told as sentences, for "what happened since", pages and mails; and which
+events a viewer may be told at all (a player's mail preference is their own)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.games import Game
 from pbem.store.events import (
     ACTION_TAKEN,
     GAME_CREATED,
+    MAIL_PREFERENCE,
     SEAT_REPLACED,
     TURN_TIMED_OUT,
     UNDO_ANSWERED,
     UNDO_DONE,
+    UNDO_LAPSED,
     UNDO_REQUESTED,
+    VACATION,
     Envelope,
 )
+
+Sentence = Callable[[Game, dict[str, Any], Any, Any], str]
+PRIVATE = frozenset({MAIL_PREFERENCE})  # told only to the seat the event is about
+_PREFERENCES = {
+    "every": "a mail every turn",
+    "digest": "one digest a day",
+    "none": "no turn mails",
+}
+
+
+def _created(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    names = ", ".join(f"{q['name']} (seat {q['seat']})" for q in p["players"])
+    return f"the game was created for {names}"
+
+
+def _action(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    action = rules.parse(p["action"])
+    return f"seat {p['seat']} played {rules.narrate(before, action, after)}"
+
+
+def _timed_out(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    action = rules.parse(p["action"])
+    return (
+        f"seat {p['seat']} ran out of time and a bot played for them: "
+        f"{rules.narrate(before, action, after)}"
+    )
+
+
+def _replaced(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    who = p.get("name", "a new player") if p["controller"] == "human" else "a bot"
+    return f"seat {p['seat']} is now played by {who}"
+
+
+def _undo_requested(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    return f"seat {p['seat']} asked to take back every move after seq {p['back_to']}"
+
+
+def _undo_answered(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    return f"seat {p['seat']} {'agreed to' if p['agree'] else 'refused'} the undo"
+
+
+def _undo_done(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    return f"every move after seq {p['back_to']} was taken back"
+
+
+def _undo_lapsed(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    reason = f": {p['reason']}" if p.get("reason") else ""
+    return f"seat {p['seat']}'s undo request was closed{reason}"
+
+
+def _mail_preference(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    chosen = _PREFERENCES.get(p["mail"], p["mail"])
+    return f"seat {p['seat']} chose {chosen}"
+
+
+def _vacation(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
+    until = str(p["until"])[:16].replace("T", " ")
+    days = p["days"]
+    return (
+        f"seat {p['seat']} is on vacation until {until} UTC "
+        f"({days} day{'' if days == 1 else 's'}; their clock stops)"
+    )
+
+
+# Every event kind has its sentence (a test holds this to VERSIONS).
+SENTENCES: dict[str, Sentence] = {
+    GAME_CREATED: _created,
+    ACTION_TAKEN: _action,
+    TURN_TIMED_OUT: _timed_out,
+    SEAT_REPLACED: _replaced,
+    UNDO_REQUESTED: _undo_requested,
+    UNDO_ANSWERED: _undo_answered,
+    UNDO_DONE: _undo_done,
+    UNDO_LAPSED: _undo_lapsed,
+    MAIL_PREFERENCE: _mail_preference,
+    VACATION: _vacation,
+}
 
 
 def describe(rules: Game, event: Envelope, before: Any, after: Any) -> str:
     """One sentence on `event`, given the rules states before and after it."""
-    p = event.payload
-    if event.type == GAME_CREATED:
-        names = ", ".join(f"{q['name']} (seat {q['seat']})" for q in p["players"])
-        return f"the game was created for {names}"
-    if event.type == ACTION_TAKEN:
-        action = rules.parse(p["action"])
-        return f"seat {p['seat']} played {rules.narrate(before, action, after)}"
-    if event.type == TURN_TIMED_OUT:
-        action = rules.parse(p["action"])
-        return (
-            f"seat {p['seat']} ran out of time and a bot played for them: "
-            f"{rules.narrate(before, action, after)}"
-        )
-    if event.type == SEAT_REPLACED:
-        who = p.get("name", "a new player") if p["controller"] == "human" else "a bot"
-        return f"seat {p['seat']} is now played by {who}"
-    if event.type == UNDO_REQUESTED:
-        return f"seat {p['seat']} asked to take back every move after seq {p['back_to']}"
-    if event.type == UNDO_ANSWERED:
-        return f"seat {p['seat']} {'agreed to' if p['agree'] else 'refused'} the undo"
-    if event.type == UNDO_DONE:
-        return f"every move after seq {p['back_to']} was taken back"
-    return event.type
+    sentence = SENTENCES.get(event.type)
+    if sentence is None:
+        return "something happened that this server cannot describe"
+    return sentence(rules, event.payload, before, after)
+
+
+def visible(event: Envelope, viewer: int | None) -> bool:
+    """Whether `viewer` (a seat, or None for a spectator) may be told of `event`."""
+    return event.type not in PRIVATE or (viewer is not None and seat_of(event) == viewer)
 
 
 def seat_of(event: Envelope) -> int | None:

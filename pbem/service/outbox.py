@@ -2,27 +2,48 @@
 
 A row is pending until a sender claims it: the claim stores its Message-ID (once),
 counts the attempt and takes a lease. Then it is sent, or pending again with a
-later time (backing off), or failed for good after MAX_ATTEMPTS. The sweep hands
-due rows to the workers, and takes back rows whose sender died with the lease: the
+later time (backing off), or failed for good after MAX_ATTEMPTS (however its
+attempts ended, a crash included). The sweep hands due rows to the workers, in the
+order they were written, and takes back rows whose sender died with the lease: the
 only way a mail goes twice is a crash between sending and marking it sent, and then
-it goes with the same Message-ID."""
+it goes with the same Message-ID. A row waits behind an earlier row to the same
+address that is being retried, so each person's mails arrive in the order they were
+written."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import Row, and_, bindparam, func, select, update
+from sqlalchemy import Row, and_, bindparam, func, or_, select, update
 
 from pbem.store.database import Database
 from pbem.store.events import timestamp
 
 from . import rows
+from .addresses import NotAnAddress, checked_address
 
 OUTBOX = rows.OUTBOX
 MAX_ATTEMPTS = 8
 LEASE = timedelta(minutes=5)  # how long a sender may take before the sweep retakes a row
 _ROW = select(OUTBOX).where(OUTBOX.c.id == bindparam("id"))
+# An earlier row to the same address that failed at least once and will be tried again.
+_RETRIED_AHEAD = (
+    select(OUTBOX.c.id, OUTBOX.c.next_attempt_at)
+    .where(
+        OUTBOX.c.id < bindparam("id"),
+        func.lower(OUTBOX.c.to_address) == func.lower(bindparam("to")),
+        or_(
+            and_(OUTBOX.c.status == "pending", OUTBOX.c.attempts > 0),
+            and_(
+                OUTBOX.c.status == "sending",
+                or_(OUTBOX.c.attempts > 1, OUTBOX.c.last_error.is_not(None)),
+            ),
+        ),
+    )
+    .order_by(OUTBOX.c.next_attempt_at.desc())
+    .limit(1)
+)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -75,11 +96,28 @@ class Outbox:
     def claim(self, row_id: int, message_id: Callable[[], str]) -> Row | None:
         """The row, ready to send: it was pending; now it is sending under a lease,
         its Message-ID stored (a new one only the first time), its attempt counted.
-        None when it is not pending (sent, being sent, given up)."""
+        None when it is not pending (sent, being sent, given up), when it has had
+        all its attempts (it is failed now), or when it waits behind an earlier mail
+        to the same address that is being retried (it is due after that one)."""
         now = self.clock()
         with self.db.writing() as conn:
             row = conn.execute(_ROW.with_for_update(), {"id": row_id}).first()
             if row is None or row.status != "pending":
+                return None
+            if row.attempts >= MAX_ATTEMPTS:  # its sender died during the last attempt
+                why = f"given up after {MAX_ATTEMPTS} attempts (the last one never finished)"
+                conn.execute(
+                    update(OUTBOX)
+                    .where(OUTBOX.c.id == row_id)
+                    .values(status="failed", last_error=row.last_error or why)
+                )
+                return None
+            ahead = conn.execute(_RETRIED_AHEAD, {"id": row_id, "to": row.to_address}).first()
+            if ahead is not None:
+                due = max(ahead.next_attempt_at, timestamp(now))
+                conn.execute(
+                    update(OUTBOX).where(OUTBOX.c.id == row_id).values(next_attempt_at=due)
+                )
                 return None
             changes = {
                 "status": "sending",
@@ -109,7 +147,14 @@ class Outbox:
         self._set(row_id, status="pending", next_attempt_at=due, last_error=error[:2000])
         return "pending"
 
+    def status(self, row_id: int) -> str | None:
+        """What the row is now (pending, sent, failed ...); None if there is none."""
+        row = self.get(row_id)
+        return None if row is None else row.status
+
     def _set(self, row_id: int, **values: object) -> None:
+        if isinstance(values.get("last_error"), str):  # no NUL in a text column
+            values["last_error"] = values["last_error"].replace("\x00", "\\x00")[:2000]
         with self.db.writing() as conn:
             conn.execute(update(OUTBOX).where(OUTBOX.c.id == row_id).values(values))
 
@@ -145,9 +190,20 @@ class Outbox:
             return rows.add_mails(conn, digests)
 
     def answer(self, game_id: str, seat: int, to: str, payload: dict) -> int:
-        """Queue the answer to a player's mail; its row id."""
-        mail = rows.new_mail(game_id, None, "answer", seat, to, payload, self._now())
+        """Queue the answer to a player's mail, for the seat's holder of now (a link
+        in it is only for them); its row id. An address no mail can be built for
+        gets a row that is failed at once, saying why."""
+        try:
+            to, problem = checked_address(to), None
+        except NotAnAddress as error:
+            to, problem = _storable(to), f"this mail cannot be written: {error.message}"
         with self.db.writing() as conn:
+            holder = rows.holder(conn, game_id, seat)
+            mail = rows.new_mail(
+                game_id, None, "answer", seat, to, {**payload, "holder": holder}, self._now()
+            )
+            if problem is not None:
+                mail.update(status="failed", last_error=_storable(problem, 2000))
             return rows.add_mails(conn, [mail])[0]
 
     def ask_for_games(self, email: str, window: timedelta) -> list[int]:
@@ -187,3 +243,9 @@ class Outbox:
                 select(OUTBOX.c.status, func.count()).group_by(OUTBOX.c.status)
             ).all()
             return {status: count for status, count in found}
+
+
+def _storable(text: str, limit: int = 320) -> str:
+    """Text a column can keep whatever it holds: non-printable characters escaped,
+    cut to `limit` characters."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(text))[:limit]

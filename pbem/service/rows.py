@@ -15,6 +15,9 @@ _GAME_LOCKED = _GAME.with_for_update()
 _SEATS = select(SEATS).where(SEATS.c.game_id == bindparam("g")).order_by(SEATS.c.seat)
 _ALL_GAMES = select(*(c for c in GAMES.c if c.name != "state")).order_by(GAMES.c.created_at)
 _ADD_MAIL = insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
+_HOLDER = select(SEATS.c.token_sha256, SEATS.c.controller).where(
+    SEATS.c.game_id == bindparam("g"), SEATS.c.seat == bindparam("s")
+)
 _TOKEN_ELSEWHERE = select(SEATS.c.game_id).where(
     SEATS.c.token_sha256 == bindparam("digest"), SEATS.c.game_id != bindparam("g")
 )
@@ -67,6 +70,15 @@ def new_mail(
         "created_at": now,
         "next_attempt_at": now,
     }
+
+
+def holder(conn: Connection, game_id: str, seat: int) -> str | None:
+    """Who holds the seat now, as its token's hash (None for a bot, or no such seat):
+    a mail records it, so that a link goes only to the holder it was written for."""
+    found = conn.execute(_HOLDER, {"g": game_id, "s": seat}).first()
+    if found is None or found.controller != "human":
+        return None
+    return found.token_sha256
 
 
 def mail_exists(conn: Connection, mail: dict[str, Any]) -> bool:

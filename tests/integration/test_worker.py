@@ -27,10 +27,13 @@ from sqlmodel import select
 
 from pbem.bootstrap import build
 from pbem.config import load_settings
-from pbem.service import PlayerSpec
+from pbem.service import PlayerSpec, rows
 from pbem.service.sweep import Sweeper
+from pbem.service.tokens import token_hash
+from pbem.store.events import timestamp
 from pbem.store.tables import Outbox
 from pbem.web.app import create_app
+from worker.app import DELIVER
 from worker.scheduler import hand_out
 
 REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL")
@@ -215,8 +218,16 @@ def test_smtp_refusing_for_a_while_then_accepting_delivers_everything_once(stack
         None,
         SHORT_GAME,
     )
+    # the invitations are refused; Ann's turn mail waits behind her invitation
     eventually(
-        lambda: all(r.attempts == 1 and r.status == "pending" for r in outbox_rows(stack.parts)),
+        lambda: (
+            [(r.kind, r.attempts, r.status) for r in outbox_rows(stack.parts)]
+            == [
+                ("invitation", 1, "pending"),
+                ("invitation", 1, "pending"),
+                ("your_turn", 0, "pending"),
+            ]
+        ),
         "the refused attempts",
     )
     assert stack.mailbox.messages == []
@@ -230,7 +241,14 @@ def test_smtp_refusing_for_a_while_then_accepting_delivers_everything_once(stack
         ("invitation", "ben@example.com"),
         ("your_turn", "ann@example.com"),
     ]
-    assert [(r.game_id, r.attempts) for r in outbox_rows(stack.parts)] == [(created.game_id, 2)] * 3
+    attempts = [(r.game_id, r.attempts) for r in outbox_rows(stack.parts)]
+    assert attempts == [(created.game_id, 2), (created.game_id, 2), (created.game_id, 1)]
+    ann = [
+        m["X-Pbem-Kind"]
+        for m in stack.mailbox.messages
+        if m["To"].addresses[0].addr_spec == "ann@example.com"
+    ]
+    assert ann == ["invitation", "your_turn"]  # in the order they were written
 
 
 def test_a_worker_killed_while_delivering_loses_nothing(stack):
@@ -285,3 +303,29 @@ def test_two_schedulers_at_once_send_one_reminder(stack):
     assert reminders == [("reminder-24", "ann@example.com")]
     rows = [r.game_id for r in outbox_rows(stack.parts) if r.kind.startswith("reminder")]
     assert rows == [created.game_id]
+
+
+def test_a_mail_that_cannot_be_written_never_holds_up_the_rest_of_its_batch(stack):
+    service = stack.parts.service
+    created = service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+        None,
+        SHORT_GAME,
+    )
+    holder = token_hash(created.seats[0].token)  # the mail is for Ann, who holds seat 1
+    answer = {"lines": ["ok"], "ignored": [], "in_reply_to": "", "subject": "hi", "holder": holder}
+    now = timestamp(datetime.now(UTC))
+    written = [  # the first as a row written before addresses were checked
+        rows.new_mail(created.game_id, None, "answer", 1, "a:b@example.com", answer, now),
+        rows.new_mail(created.game_id, None, "answer", 1, "ann@example.com", answer, now),
+    ]
+    with stack.parts.database.writing() as conn:
+        poison, good = rows.add_mails(conn, written)
+    stack.celery.send_task(DELIVER, args=[[poison, good]])
+    stack.start_worker()
+    eventually(lambda: all(r.status in ("sent", "failed") for r in outbox_rows(stack.parts)), "all")
+    found = {r.id: r for r in outbox_rows(stack.parts)}
+    assert found[poison].status == "failed" and found[poison].attempts == 1
+    assert "cannot be written" in found[poison].last_error
+    assert found[good].status == "sent"
+    assert [r.status for r in found.values()].count("sent") == 4
