@@ -35,20 +35,45 @@ def hand_out(celery: Celery, work: Work) -> None:
         )
 
 
+def sweep_once(celery: Celery, sweeper: Sweeper) -> Work | None:
+    """One sweep and its hand-out; a sweep that fails as a whole (the database or
+    the broker away) is logged and the next one tries again. None when it failed."""
+    try:
+        work = sweeper.sweep()
+        hand_out(celery, work)
+    except Exception:
+        log.exception("sweep failed; the next one, in a few seconds, tries again")
+        return None
+    if work.failed:
+        log.error("%d games could not be swept: %s", len(work.failed), ", ".join(work.failed))
+    return work
+
+
+def make_digests(celery: Celery, sweeper: Sweeper) -> None:
+    """The daily digests, as tasks; a failure is logged and tried again tomorrow."""
+    try:
+        hand_out(celery, Work(mails=sweeper.digest()))
+    except Exception:
+        log.exception("making the digests failed")
+
+
 def run(parts: Parts, celery: Celery) -> None:
     """Sweep every `sweep_seconds`, and make the digests daily at `digest_hour`,
     until stopped."""
     sweeper = Sweeper(parts.service, parts.outbox, parts.service.clock)
     scheduler = BlockingScheduler(timezone="UTC")
 
-    def sweep() -> None:
-        hand_out(celery, sweeper.sweep())
-
-    def digests() -> None:
-        hand_out(celery, Work(mails=sweeper.digest()))
-
     seconds = parts.settings.sweep_seconds
-    scheduler.add_job(sweep, "interval", seconds=seconds, max_instances=1, coalesce=True)
-    scheduler.add_job(digests, "cron", hour=parts.settings.digest_hour, minute=0)
-    sweep()
+    scheduler.add_job(
+        sweep_once,
+        "interval",
+        args=[celery, sweeper],
+        seconds=seconds,
+        max_instances=1,
+        coalesce=True,
+    )
+    scheduler.add_job(
+        make_digests, "cron", args=[celery, sweeper], hour=parts.settings.digest_hour, minute=0
+    )
+    sweep_once(celery, sweeper)
     scheduler.start()

@@ -48,6 +48,15 @@ def _seat_spec(text: str) -> PlayerSpec:
     return PlayerSpec(match["name"], match["email"])
 
 
+def _note_chosen(parts: Parts, game_id: str) -> None:
+    """Say so when the game's deal was given rather than drawn by the server."""
+    if parts.service.setup_chosen(game_id):
+        click.echo(
+            "  the setup was chosen, not drawn at random by the server (or its seed is too"
+            " short to hide the deal): the game's page and its log say so"
+        )
+
+
 def _print_links(parts: Parts, game_id: str) -> None:
     for link in parts.service.seat_links(game_id):
         where = f" <{link.email}>" if link.email else ""
@@ -110,6 +119,7 @@ def create(
             [_seat_spec(s) for s in seats], options, setup, game=game_name
         )
     click.echo(f"created game {created.game_id}")
+    _note_chosen(parts, created.game_id)
     _print_links(parts, created.game_id)
 
 
@@ -219,6 +229,7 @@ def import_(log_file: TextIO) -> None:
     with _answers():
         created = parts.service.import_log(doc)
     click.echo(f"imported {created.seq - 1} events as game {created.game_id}")
+    _note_chosen(parts, created.game_id)
     _print_links(parts, created.game_id)
     click.echo(created.game_id)
 

@@ -28,8 +28,10 @@ class NimState:
     winner: int | None = None
 
 
-_TAKE = re.compile(r"\s*take\s*(\d+)\s*", re.I)
+_TAKE = re.compile(r"\s*take\s*([0-9]{1,3})\s*", re.I | re.A)  # ASCII digits, bounded
 MAX_TAKE = 3
+MAX_PILE = 10_000  # a game of at most 10,000 moves: every game ends
+MAX_SEED = 200  # characters
 
 
 class Nim:
@@ -41,20 +43,33 @@ class Nim:
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> NimState:
         if not 2 <= len(players) <= 8:
             raise SetupError(f"nim takes 2 to 8 players, not {len(players)}")
+        unknown = [str(k)[:40] for k in options if k not in ("pile", "seed")]
+        if unknown:
+            raise SetupError(f"unknown setup part {unknown[0]!r}; a nim setup has pile, seed")
+        seed = options.get("seed")
+        if seed is not None and (not isinstance(seed, str) or len(seed) > MAX_SEED):
+            raise SetupError(f"the seed is a string of at most {MAX_SEED} characters")
         pile = options.get("pile", 21)
-        if isinstance(pile, bool) or not isinstance(pile, int) or pile < 1:
-            raise SetupError("the pile is a positive whole number")
+        if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= MAX_PILE:
+            raise SetupError(f"the pile is a whole number from 1 to {MAX_PILE}")
         return NimState(tuple(players), pile, 1)
 
     def parse(self, value: str | Mapping[str, Any]) -> Take:
         if isinstance(value, Mapping):
             count = value.get("count")
-            if value.get("type") != "take" or isinstance(count, bool) or not isinstance(count, int):
-                raise NotationError('a nim action is {"type": "take", "count": N}')
+            if (
+                set(value) != {"type", "count"}
+                or value.get("type") != "take"
+                or isinstance(count, bool)
+                or not isinstance(count, int)
+                or not 0 <= count < 1000
+            ):
+                raise NotationError('a nim action is {"type": "take", "count": N}, N from 1 to 3')
             return Take(count)
-        match = _TAKE.fullmatch(value) if isinstance(value, str) else None
+        match = _TAKE.fullmatch(value) if isinstance(value, str) and len(value) < 100 else None
         if not match:
-            raise NotationError(f'cannot read "{value}": write take 1, take 2 or take 3')
+            shown = value[:40] if isinstance(value, str) else type(value).__name__
+            raise NotationError(f'cannot read "{shown}": write take 1, take 2 or take 3')
         return Take(int(match[1]))
 
     def check(self, state: NimState, action: Take, seat: int | None = None) -> Take:

@@ -29,6 +29,12 @@ class NotFound(ServiceError):
     status = 404
 
 
+class TooMany(ServiceError):
+    """Refused for now: too many of something in a while; the message says when."""
+
+    status = 429
+
+
 class Illegal(ServiceError):
     """The rules forbid the action; the message is the rule, in a player's words."""
 
@@ -88,3 +94,4 @@ class Created:
     game_id: str
     seq: int
     seats: list[SeatLink] = field(default_factory=list)
+    replayed: bool = False  # True when a creation key returned a game made earlier

@@ -3,6 +3,7 @@ defaults, and refusals a person can act on."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,36 +17,80 @@ DEFAULTS: dict[str, Any] = {
     "vacation_days": 14,  # per player and game
     "public": False,  # spectators may watch through the public link
     "any_sender": False,  # accept mailed moves from any address (else the seat's own)
+    "authenticated_mail": False,  # take only mail our receiving server authenticated
 }
 POLICIES = ("bot_plays", "replace")
 
 
+MAX_HOURS_PER_TURN = 24 * 60  # hours: a turn lasts at most 60 days
+MAX_REMINDERS = 5  # per turn
+MAX_VACATION_DAYS = 60  # per player and game
+MAX_REPLACE_AFTER = 20  # timeouts
+
+
 def checked(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The options with defaults filled in; raises BadRequest naming a bad one."""
+    """The options with defaults filled in; raises BadRequest naming a bad one. Every
+    number is bounded, so no deadline, reminder or vacation computed from them can
+    overflow a date."""
+    if options is not None and not isinstance(options, Mapping):
+        raise BadRequest("options are an object of names and values")
     given = dict(options or {})
-    unknown = sorted(set(given) - set(DEFAULTS))
+    unknown = sorted(set(given) - set(DEFAULTS), key=str)
     if unknown:
         raise BadRequest(
-            f"unknown options: {', '.join(unknown)} (options are {', '.join(DEFAULTS)})"
+            f"unknown options: {', '.join(map(str, unknown))} (options are {', '.join(DEFAULTS)})"
         )
     result = {**DEFAULTS, **given}
     hours = result["hours_per_turn"]
-    if hours is not None and (_not_number(hours) or not 1 <= hours <= 24 * 60):
-        raise BadRequest("hours_per_turn is a number of hours from 1 to 1440, or null")
-    reminders = result["reminders"]
-    if not isinstance(reminders, list) or any(_not_number(r) or r <= 0 for r in reminders):
-        raise BadRequest("reminders is a list of hours before the deadline, e.g. [24, 2]")
-    result["reminders"] = sorted(set(reminders), reverse=True)
+    if hours is not None and (_not_number(hours) or not 1 <= hours <= MAX_HOURS_PER_TURN):
+        raise BadRequest(
+            f"hours_per_turn is a number of hours from 1 to {MAX_HOURS_PER_TURN}, or null"
+        )
+    result["reminders"] = _checked_reminders(result["reminders"], hours, "reminders" in given)
     if result["timeout_policy"] not in POLICIES:
         raise BadRequest(f"timeout_policy is one of {', '.join(POLICIES)}")
-    for key, low in (("replace_after", 1), ("vacation_days", 0)):
-        if _not_number(result[key]) or int(result[key]) != result[key] or result[key] < low:
-            raise BadRequest(f"{key} is a whole number, at least {low}")
-    for key in ("public", "any_sender"):
+    for key, low, high in (
+        ("replace_after", 1, MAX_REPLACE_AFTER),
+        ("vacation_days", 0, MAX_VACATION_DAYS),
+    ):
+        value = result[key]
+        if _not_number(value) or int(value) != value or not low <= value <= high:
+            raise BadRequest(f"{key} is a whole number from {low} to {high}")
+        result[key] = int(value)
+    for key in ("public", "any_sender", "authenticated_mail"):
         if not isinstance(result[key], bool):
             raise BadRequest(f"{key} is true or false")
     return result
 
 
+def checked_reminder(hours: Any) -> float:
+    """One reminder's hours before the deadline, as stored; ValueError when it is not
+    a number of hours within the bounds (a game stored before they existed)."""
+    if _not_number(hours) or not 0 < hours <= MAX_HOURS_PER_TURN:
+        raise ValueError(f"a reminder of {hours!r} hours is out of bounds")
+    return hours
+
+
+def _checked_reminders(reminders: Any, hours: Any, given: bool) -> list[float]:
+    rule = (
+        f"reminders is a list of at most {MAX_REMINDERS} numbers of hours before the deadline,"
+        f" each above 0 and below hours_per_turn, e.g. [24, 2]"
+    )
+    if not isinstance(reminders, list) or len(reminders) > MAX_REMINDERS:
+        raise BadRequest(rule)
+    limit = MAX_HOURS_PER_TURN if hours is None else hours
+    if not given:  # the default reminders that fit a short turn
+        reminders = [r for r in reminders if r < limit]
+    for value in reminders:
+        if _not_number(value) or not 0 < value <= MAX_HOURS_PER_TURN:
+            raise BadRequest(rule)
+        if hours is not None and value >= hours:
+            raise BadRequest(f"{rule}; a reminder of {value:g} hours is not below {hours:g}")
+    return sorted(set(reminders), reverse=True)
+
+
 def _not_number(value: Any) -> bool:
-    return isinstance(value, bool) or not isinstance(value, int | float)
+    """Not a finite number (booleans, infinities and NaN are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return True
+    return isinstance(value, float) and not math.isfinite(value)

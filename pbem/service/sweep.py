@@ -1,22 +1,27 @@
 """The sweep: what the one scheduler finds to do, from the database alone (never
 from its own memory), so that a second scheduler, or a restarted one, repeats
 nothing: mails due (first sends, retries, senders that died), turns past their
-deadline, reminders due, bot seats to move."""
+deadline, reminders due, bot seats to move, undo requests left unanswered too long.
+A game that cannot be swept is logged and skipped; the others are swept as usual."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import and_, or_, select
 
 from pbem.store.events import parse_timestamp, timestamp
 
+from . import options as game_options
 from . import rows
 from .outbox import Outbox
 from .service import BOT, Service
 
+log = logging.getLogger(__name__)
 GAMES, SEATS = rows.GAMES, rows.SEATS
 REMINDER_HORIZON = timedelta(days=7)  # reminders further ahead than this are not looked for
 
@@ -28,6 +33,7 @@ class Work:
     mails: list[int] = field(default_factory=list)  # outbox row ids
     time_outs: list[tuple[str, int, int]] = field(default_factory=list)  # game, seat, seq
     bots: list[tuple[str, int, int]] = field(default_factory=list)  # game, seat, seq
+    failed: list[str] = field(default_factory=list)  # games that could not be swept (logged)
 
 
 class Sweeper:
@@ -37,24 +43,67 @@ class Sweeper:
         self.clock = clock
 
     def sweep(self) -> Work:
-        """One pass: queue the reminders that are due, then collect the work."""
+        """One pass: queue the reminders that are due, then collect the work. A game
+        that cannot be swept (options stored before they had bounds, a corrupt row)
+        is logged with its id and the exception, counted in `failed` and skipped;
+        every other game is swept as usual."""
         now = self.clock()
         work = Work()
-        for game_id, seat, seq, deadline, reminders, controller in self._clocks():
-            if controller.startswith(BOT):
-                work.bots.append((game_id, seat, seq))
-            elif deadline is not None and parse_timestamp(deadline) <= now:
-                work.time_outs.append((game_id, seat, seq))
-            elif deadline is not None:
-                for hours in reminders:
-                    if now >= parse_timestamp(deadline) - timedelta(hours=hours):
-                        self.service.remind(game_id, seq, hours)
+        for found in self._clocks():
+            try:
+                self._sweep_game(work, now, *found)
+            except Exception:
+                log.exception("sweep: game %s skipped, it cannot be swept", found[0])
+                work.failed.append(found[0])
+        for game_id in self._undo_requests():
+            try:
+                self.service.lapse_overdue_undo(game_id)
+            except Exception:
+                log.exception("sweep: game %s skipped, its undo request cannot be lapsed", game_id)
+                work.failed.append(game_id)
         work.mails = self.outbox.take_due(now)
         return work
 
+    def _undo_requests(self) -> list[str]:
+        """The games in play with an undo request waiting (it lapses when overdue)."""
+        with self.service.db.reading() as conn:
+            return list(
+                conn.execute(
+                    select(GAMES.c.id).where(
+                        GAMES.c.status == "playing", GAMES.c.undo_request_seq.is_not(None)
+                    )
+                ).scalars()
+            )
+
+    def _sweep_game(
+        self,
+        work: Work,
+        now: datetime,
+        game_id: str,
+        seat: int,
+        seq: int,
+        deadline: str | None,
+        options: Any,
+        controller: str,
+    ) -> None:
+        if controller.startswith(BOT):
+            work.bots.append((game_id, seat, seq))
+            return
+        if deadline is None:
+            return
+        due = parse_timestamp(deadline)
+        if due <= now:
+            work.time_outs.append((game_id, seat, seq))
+            return
+        reminders = options.get("reminders") or []
+        hours_before = [game_options.checked_reminder(hours) for hours in reminders]
+        for hours in hours_before:
+            if now >= due - timedelta(hours=hours):
+                self.service.remind(game_id, seq, hours)
+
     def _clocks(self) -> list[tuple]:
         """The games in play whose seat to move is a bot, or whose deadline is near
-        enough for a reminder: seat, seq, deadline, reminders, who controls the seat."""
+        enough for a reminder: seat, seq, deadline, options, who controls the seat."""
         horizon = timestamp(self.clock() + REMINDER_HORIZON)
         columns = (
             GAMES.c.id,
@@ -79,7 +128,7 @@ class Sweeper:
                 r.turn,
                 r.head_seq,
                 r.deadline_at,
-                r.options.get("reminders") or [],
+                r.options,
                 r.controller,
             )
             for r in found

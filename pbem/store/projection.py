@@ -22,6 +22,7 @@ from .events import (
     TURN_TIMED_OUT,
     UNDO_ANSWERED,
     UNDO_DONE,
+    UNDO_LAPSED,
     UNDO_REQUESTED,
     VACATION,
     Envelope,
@@ -163,30 +164,39 @@ def _deadline(
     options: dict[str, Any],
 ) -> str | None:
     """When the seat to move runs out of time: `hours_per_turn` after its turn
-    started, plus however long its vacation stops the clock."""
+    started, plus however long its vacation stops the clock. None when there is no
+    deadline, or one too far off to be written as a date (a game stored before its
+    options had bounds): a move must never fail on its clock."""
     hours = options.get("hours_per_turn")
     if turn is None or hours is None or started is None:
         return None
     start = parse_timestamp(started)
-    deadline = start + timedelta(hours=hours)
-    vacation = conn.execute(_VACATION, {"g": game_id, "s": turn}).first()
-    if vacation is not None and vacation.vacation_until is not None:
-        paused, resumed = (
-            parse_timestamp(vacation.vacation_from),
-            parse_timestamp(vacation.vacation_until),
-        )
-        if paused < deadline and resumed > start:
-            deadline += resumed - max(paused, start)
-    return timestamp(deadline)
+    try:
+        deadline = start + timedelta(hours=hours)
+        vacation = conn.execute(_VACATION, {"g": game_id, "s": turn}).first()
+        if vacation is not None and vacation.vacation_until is not None:
+            paused, resumed = (
+                parse_timestamp(vacation.vacation_from),
+                parse_timestamp(vacation.vacation_until),
+            )
+            if paused < deadline and resumed > start:
+                deadline += resumed - max(paused, start)
+        return timestamp(deadline)
+    except (OverflowError, TypeError, ValueError):
+        return None
 
 
 def _undo_request(event: Envelope, pending: int | None) -> int | None:
-    """An undo request waits from its event until any event but an agreement."""
+    """An undo request waits from its event until a refusal, the undo, its lapse
+    (UndoLapsed) or a move (older logs have no lapse before the move); a mail
+    preference, a vacation or a new holder of a seat leave it waiting."""
     if event.type == UNDO_REQUESTED:
         return event.seq
-    if event.type == UNDO_ANSWERED and event.payload["agree"]:
-        return pending
-    return None
+    if event.type == UNDO_ANSWERED:
+        return pending if event.payload["agree"] else None
+    if event.type in (*MOVES, UNDO_DONE, UNDO_LAPSED):
+        return None
+    return pending
 
 
 def rebuild(conn: Connection, every: int) -> int:

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.nim import MAX_PILE
+from pbem.service.options import (
+    DEFAULTS,
+    MAX_HOURS_PER_TURN,
+    MAX_REMINDERS,
+    MAX_REPLACE_AFTER,
+    MAX_VACATION_DAYS,
+    POLICIES,
+)
+
 _ERROR = {
     "type": "object",
     "required": ["error", "detail"],
@@ -135,6 +145,50 @@ _LOG = {
 }
 
 
+_HOURS = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_HOURS_PER_TURN}
+_OPTIONS = {
+    "type": "object",
+    "description": "Every number is bounded: a value out of bounds is refused (400, the rule).",
+    "additionalProperties": False,
+    "properties": {
+        "hours_per_turn": {
+            "type": ["number", "null"],
+            "minimum": 1,
+            "maximum": MAX_HOURS_PER_TURN,
+            "description": "Hours per turn; null: no deadline",
+        },
+        "reminders": {
+            "type": "array",
+            "maxItems": MAX_REMINDERS,
+            "items": _HOURS,
+            "description": "Hours before the deadline, each below hours_per_turn",
+        },
+        "timeout_policy": {"enum": list(POLICIES)},
+        "replace_after": {"type": "integer", "minimum": 1, "maximum": MAX_REPLACE_AFTER},
+        "vacation_days": {"type": "integer", "minimum": 0, "maximum": MAX_VACATION_DAYS},
+        **{key: {"type": "boolean"} for key, value in DEFAULTS.items() if isinstance(value, bool)},
+    },
+}
+_ID_LIST = {"type": "array", "maxItems": 120, "items": {"type": "string", "maxLength": 40}}
+_SETUP = {
+    "type": "object",
+    "description": "The admin only (403 otherwise): a game whose setup is given is marked "
+    "`setup_chosen` in its log. Mall: seed, supply, commons, secrets; nim: pile.",
+    "additionalProperties": False,
+    "properties": {
+        "seed": {"type": ["string", "integer"], "maxLength": 200},
+        "supply": _ID_LIST,
+        "commons": _ID_LIST,
+        "secrets": {
+            "type": "object",
+            "maxProperties": 4,
+            "additionalProperties": {"type": "string", "maxLength": 40},
+        },
+        "pile": {"type": "integer", "minimum": 1, "maximum": MAX_PILE},
+    },
+}
+
+
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -142,10 +196,13 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 def _errors(*statuses: int) -> dict[str, Any]:
     text = {
         400: "Malformed request",
-        403: "No seat token, a wrong one, or a private game",
+        403: "No seat token, a wrong one, a private game, or a setup without the admin key",
         404: "No such game",
         409: "The game has moved on; `detail.since` says how",
+        413: "The request body is over 1 MB",
         422: "The rules forbid the action; `error` names the rule",
+        429: "Too many: an address was invited too often in 24 hours (`error` names it),"
+        " or this client created too many games",
     }
     return {str(s): _json(_ERROR, text[s]) for s in statuses}
 
@@ -197,8 +254,8 @@ def document() -> dict[str, Any]:
                                                 },
                                             },
                                         },
-                                        "options": {"type": "object"},
-                                        "setup": {"type": "object"},
+                                        "options": _OPTIONS,
+                                        "setup": _SETUP,
                                         "game": {"enum": ["mall", "nim"]},
                                     },
                                 }
@@ -228,7 +285,7 @@ def document() -> dict[str, Any]:
                             },
                             "Created",
                         ),
-                        **_errors(400),
+                        **_errors(400, 403, 413, 429),
                     },
                 }
             },
@@ -236,7 +293,7 @@ def document() -> dict[str, Any]:
                 "get": {
                     "summary": "The state document as the caller may see it",
                     "parameters": game,
-                    "responses": {"200": _json(_STATE, "The state"), **_errors(403, 404)},
+                    "responses": {"200": _json(_STATE, "The state"), **_errors(400, 403, 404)},
                 }
             },
             "/api/games/{game_id}/legal": {
@@ -256,7 +313,7 @@ def document() -> dict[str, Any]:
                             },
                             "Legal actions (none unless it is the caller's turn)",
                         ),
-                        **_errors(403, 404),
+                        **_errors(400, 403, 404),
                     },
                 }
             },
@@ -295,7 +352,7 @@ def document() -> dict[str, Any]:
                             },
                             "Stored (or, for a repeated idempotency key, stored before)",
                         ),
-                        **_errors(400, 403, 404, 409, 422),
+                        **_errors(400, 403, 404, 409, 413, 422),
                     },
                 }
             },
@@ -303,7 +360,7 @@ def document() -> dict[str, Any]:
                 "get": {
                     "summary": "The game log file, redacted for the caller until the end",
                     "parameters": game,
-                    "responses": {"200": _json(_LOG, "The log"), **_errors(403, 404)},
+                    "responses": {"200": _json(_LOG, "The log"), **_errors(400, 403, 404)},
                 }
             },
             "/api/openapi.json": {

@@ -90,6 +90,7 @@ def open_seats(site, browser):
                 "secrets": {"1": "O3", "2": "O5"},
             },
         },
+        headers={"Authorization": "Bearer e2e-admin"},  # only the admin gives a setup
         timeout=10,
     )
     assert answer.status_code == 201

@@ -47,7 +47,7 @@ def create(pbem) -> tuple[str, dict[int, str]]:
 
 
 def test_db_upgrade_reports_the_revision(pbem):
-    assert pbem("db", "upgrade") == "database at revision 0001\n"
+    assert pbem("db", "upgrade") == "database at revision 0002\n"
 
 
 def test_create_play_show_and_refusals(pbem):
@@ -137,3 +137,22 @@ def test_db_rebuild_recreates_the_read_models_from_the_events(pbem):
     before = json.loads(pbem("game", "show", game_id, "--json"))
     assert pbem("db", "rebuild") == "rebuilt the read models and snapshots of 1 game\n"
     assert json.loads(pbem("game", "show", game_id, "--json")) == before
+
+
+def test_a_chosen_setup_is_marked_on_create_and_on_import(pbem, tmp_path):
+    chosen = pbem("game", "create", "--seat", "Ann", "--seat", "Ben", "--seed", "cli game")
+    assert "the setup was chosen" in chosen
+    chosen_id = re.search(r"created game (\w+)", chosen)[1]
+    assert json.loads(pbem("game", "export", chosen_id))["game"]["setup_chosen"] is True
+    drawn = pbem("game", "create", "--seat", "Ann", "--seat", "Ben")
+    assert "the setup was chosen" not in drawn
+    drawn_id = re.search(r"created game (\w+)", drawn)[1]
+    assert json.loads(pbem("game", "export", drawn_id))["game"]["setup_chosen"] is False
+    path = tmp_path / "log.json"
+    path.write_text(
+        json.dumps({"format": "pbem.mall/1", "setup": {"players": ["A", "B"], "seed": "4711"}})
+    )
+    imported = pbem("game", "import", str(path))
+    assert "the setup was chosen" in imported
+    new_id = imported.splitlines()[-1]
+    assert json.loads(pbem("game", "export", new_id))["game"]["setup_chosen"] is True

@@ -175,6 +175,17 @@ def test_a_seat_handed_to_a_new_person_gets_a_new_link_and_the_old_one_dies(serv
         ]
 
 
+def test_the_new_holder_of_the_seat_to_move_is_told_it_is_their_turn(service):
+    created = two_players(service, SHORT)  # seat 1 is to move
+    service.replace_seat(created.game_id, 1, "human", name="Cy", email="cy@example.com")
+    assert outbox(service, created.game_id)[-2:] == [
+        (2, "invitation", 1, "cy@example.com"),
+        (2, "your_turn", 1, "cy@example.com"),
+    ]
+    service.replace_seat(created.game_id, 2, "human", name="Di", email="di@example.com")
+    assert outbox(service, created.game_id)[-1] == (3, "invitation", 2, "di@example.com")
+
+
 def test_bot_seats_play_by_the_service_and_never_get_mail(service):
     created = service.create_game(
         [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Robo", bot="greedy")], None, SHORT

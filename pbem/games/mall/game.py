@@ -7,7 +7,12 @@ from typing import Any
 
 from . import bots, document, logfile, notation, render, rules, snapshot
 from .actions import Action
-from .state import State, setup
+from .state import SetupError, State, setup
+
+SETUP_PARTS = ("seed", "supply", "commons", "secrets")
+MAX_SEED = 200  # characters (an integer seed: digits)
+MAX_IDS = 120  # tiles in a supply (the standard content has 96), attractions in the commons
+MAX_ID = 40  # characters of a tile, attraction or card id
 
 
 class MallGame:
@@ -17,6 +22,9 @@ class MallGame:
     log_format = logfile.FORMAT
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
+        """A new game's state; every part of `options` is bounded before anything is
+        dealt (SetupError names the part and its rule)."""
+        _check_setup(options)
         return setup(
             players,
             seed=options.get("seed"),
@@ -104,3 +112,29 @@ class MallGame:
 
 
 GAME = MallGame()
+
+
+def _check_setup(options: Mapping[str, Any]) -> None:
+    """Bounds on a given setup: known parts only, a seed of at most MAX_SEED
+    characters, lists and maps of a few short ids."""
+    unknown = [str(k)[:MAX_ID] for k in options if k not in SETUP_PARTS]
+    if unknown:
+        raise SetupError(f"unknown setup part {unknown[0]!r}; a setup has {', '.join(SETUP_PARTS)}")
+    logfile.check_seed(options.get("seed"), MAX_SEED)
+    for part in ("supply", "commons"):
+        value = options.get(part)
+        if value is None:
+            continue
+        if not isinstance(value, list) or len(value) > MAX_IDS:
+            raise SetupError(f"the {part} is a list of at most {MAX_IDS} ids")
+        if not all(isinstance(v, str) and 0 < len(v) <= MAX_ID for v in value):
+            raise SetupError(f"the {part} is a list of ids of 1 to {MAX_ID} characters")
+    secrets = options.get("secrets")
+    if secrets is not None:
+        if not isinstance(secrets, Mapping) or len(secrets) > 4:
+            raise SetupError('the secrets map each seat to a card id, e.g. {"1": "O3"}')
+        for seat, card in secrets.items():
+            if not (isinstance(seat, str | int) and isinstance(card, str)):
+                raise SetupError('the secrets map each seat to a card id, e.g. {"1": "O3"}')
+            if len(str(seat)) > 2 or len(card) > MAX_ID:
+                raise SetupError('the secrets map each seat to a card id, e.g. {"1": "O3"}')

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..base import SetupError
 from .actions import Action, IllegalAction
 from .notation import as_given, format_action, parse_any
 from .rules import check, perform
@@ -17,6 +18,10 @@ FORMAT = "pbem.mall/1"
 
 class LogError(ValueError):
     """A document that is not a readable game log; the message says where."""
+
+
+class SeedError(SetupError):
+    """A seed that is not a short string or integer."""
 
 
 @dataclass(frozen=True)
@@ -80,8 +85,10 @@ def read(doc: Any) -> GameLog:
         raise LogError('"setup.players" must be a list of names')
     names = tuple(_name(p) for p in players)
     seed = setup_doc.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, str | int)):
-        raise LogError('"setup.seed" must be a string (or an integer, read as its digits)')
+    try:
+        check_seed(seed)
+    except ValueError as error:
+        raise LogError(f'"setup.seed": {error}') from None
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise LogError('"actions" must be a list')
@@ -93,6 +100,20 @@ def read(doc: Any) -> GameLog:
         secrets=_secrets(setup_doc),
         entries=tuple(_entry(i, a) for i, a in enumerate(actions, start=1)),
     )
+
+
+MAX_SEED = 200  # characters; an integer seed is read as its digits
+
+
+def check_seed(seed: Any, longest: int = MAX_SEED) -> None:
+    """Refuse (ValueError, a SetupError too) a seed that is not a string of at most
+    `longest` characters or an integer of at most `longest` digits."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, str | int):
+        raise SeedError("the seed must be a string (or an integer, read as its digits)")
+    if (isinstance(seed, int) and abs(seed) >= 10**longest) or len(str(seed)) > longest:
+        raise SeedError(f"the seed has at most {longest} characters")
 
 
 def _name(player: Any) -> str:
