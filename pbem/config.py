@@ -34,7 +34,19 @@ class Settings:
     broker_url: str
     sweep_seconds: int
     digest_hour: int
+    trusted_proxies: int
+    rate_limit_storage: str
     instance_dir: Path
+
+    def shown_database_url(self) -> str:
+        """The database URL for messages and logs: its password never shows."""
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            return make_url(self.database_url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return "(a database URL that cannot be read)"
 
     def signing_key(self) -> bytes:
         """The secret key; outside dev mode it must be set."""
@@ -87,5 +99,7 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
     for name, kind in kinds.items():
         if name != "instance_dir":
             values[name] = _coerce(name, types[kind], values[name])
+    if values["trusted_proxies"] < 0:
+        raise ConfigError("trusted_proxies: the number of proxies in front of the app, 0 or more")
     values["database_url"] = values["database_url"].replace("{instance}", str(instance))
     return Settings(**values)

@@ -103,7 +103,7 @@ def dev(port: int) -> None:
     click.echo(
         f"\npbem is running: http://127.0.0.1:{port}/\n"
         f"  mail the server sends lands on http://127.0.0.1:{port}/dev/mail\n"
-        f"  database {parts.settings.database_url}; Ctrl-C stops everything\n"
+        f"  database {parts.settings.shown_database_url()}; Ctrl-C stops everything\n"
     )
     try:
         while all(child.poll() is None for child in children.values()):

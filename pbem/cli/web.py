@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from flask.helpers import get_debug_flag
 
 from pbem.bootstrap import build
 from pbem.config import ConfigError
@@ -21,5 +22,8 @@ def web(host: str, port: int) -> None:
         migrate.upgrade(parts.database)
     except ConfigError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"pbem web on http://{host}:{port}/ (database {parts.settings.database_url})")
-    create_app(parts).run(host=host, port=port, threaded=True, use_reloader=False)
+    shown = parts.settings.shown_database_url()
+    click.echo(f"pbem web on http://{host}:{port}/ (database {shown})")
+    # Never the Werkzeug debugger (it runs code for whoever sees it) outside dev mode.
+    debug = parts.settings.dev and get_debug_flag()
+    create_app(parts).run(host=host, port=port, threaded=True, use_reloader=False, debug=debug)

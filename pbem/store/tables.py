@@ -136,3 +136,18 @@ class InboundMail(SQLModel, table=True):
     received_at: str = Field(max_length=32, index=True)
     status: str = Field(max_length=16)  # received, handled
     outcome: str | None = Field(default=None, max_length=32)
+
+
+class SeatSession(SQLModel, table=True):
+    """A browser that holds a seat: its cookie carries only a random session id, whose
+    SHA-256 is the key here. Deleting the row ("Forget my seat") kills every copy of
+    the cookie; a seat handed on (a new token) kills its sessions too."""
+
+    __tablename__ = "seat_sessions"
+
+    id_sha256: str = Field(primary_key=True, max_length=64)
+    game_id: str = Field(max_length=32, index=True)
+    seat: int
+    token_sha256: str = Field(max_length=64)  # the seat's token when the session began
+    created_at: str = Field(max_length=32)
+    last_seen_at: str = Field(max_length=32)

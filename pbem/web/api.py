@@ -4,6 +4,8 @@ spectator, list legal actions, submit actions, export the log."""
 from __future__ import annotations
 
 import hmac
+import json
+import re
 from typing import Any
 
 from flask import Blueprint, request, url_for
@@ -14,6 +16,8 @@ from .app import parts
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+DEPTH = 16  # the deepest a request body nests (a game's setup needs 4)
+KEY = re.compile(r"[\x20-\x7e]{1,200}")  # an idempotency key: printable ASCII
 
 
 def _bearer() -> str | None:
@@ -25,7 +29,7 @@ def _bearer() -> str | None:
 def _is_admin() -> bool:
     key = parts().settings.admin_key
     given = _bearer()
-    return bool(key) and given is not None and hmac.compare_digest(given, key)
+    return bool(key) and given is not None and hmac.compare_digest(given.encode(), key.encode())
 
 
 def _viewer(game_id: str) -> int | None:
@@ -41,10 +45,41 @@ def _viewer(game_id: str) -> int | None:
 
 
 def _body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    """The request's JSON object, read within bounds: nested at most DEPTH deep, and
+    no NUL anywhere (no database keeps it in text)."""
+    if not request.is_json:
+        raise BadRequest("the request body must be a JSON object (Content-Type: application/json)")
+    try:
+        body = json.loads(request.get_data(cache=True), parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise BadRequest("the request body must be a JSON object: it is not JSON") from None
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
+    _check_nesting(body)
     return body
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")  # NaN and Infinity are Python's, not JSON's
+
+
+def _check_nesting(body: Any) -> None:
+    level = [body]
+    for _ in range(DEPTH):
+        inner: list[Any] = []
+        for value in level:
+            if isinstance(value, dict):
+                if any("\x00" in key for key in value):
+                    raise BadRequest("the request body holds a NUL character")
+                inner.extend(value.values())
+            elif isinstance(value, list):
+                inner.extend(value)
+            elif isinstance(value, str) and "\x00" in value:
+                raise BadRequest("the request body holds a NUL character")
+        if not inner:
+            return
+        level = inner
+    raise BadRequest(f"the request body nests deeper than {DEPTH} levels")
 
 
 @bp.post("/games")
@@ -57,6 +92,12 @@ def create_game() -> tuple:
     for key in ("options", "setup"):
         if body.get(key) is not None and not isinstance(body[key], dict):
             raise BadRequest(f'"{key}" must be an object')
+    if body.get("setup") and not _is_admin():
+        # whoever chooses the deal knows every secret card and the supply order
+        raise Forbidden(
+            '"setup" (seed, supply, commons, secrets) is for the admin only'
+            " (Authorization: Bearer <admin key>); leave it out and the server deals"
+        )
     created = parts().service.create_game(
         specs, body.get("options"), body.get("setup"), game=str(body.get("game", "mall"))
     )
@@ -91,8 +132,8 @@ def submit(game_id: str) -> tuple:
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
         raise BadRequest('"expected_seq" is the seq you last saw, a whole number')
     key = body.get("idempotency_key") or request.headers.get("Idempotency-Key")
-    if key is not None and not isinstance(key, str):
-        raise BadRequest('"idempotency_key" is text')
+    if key is not None and not (isinstance(key, str) and KEY.fullmatch(key)):
+        raise BadRequest('"idempotency_key" is 1 to 200 printable ASCII characters')
     accepted = parts().service.submit_action(game_id, token, body["action"], expected, key)
     answer = {
         "seq": accepted.seq,

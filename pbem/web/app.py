@@ -5,16 +5,43 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from datetime import timedelta
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, Response, abort, current_app, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem.bootstrap import Parts, build
 from pbem.config import PROJECT
 from pbem.service import ServiceError
+from pbem.service.sessions import SeatSessions
+
+from . import limits
+from .redact import hide_secrets_in_request_log, redact
 
 csrf = CSRFProtect()
+JSON_PREFIXES = ("/api/", "/inbound/")  # answered in JSON, errors included
+# No control character (C0, DEL or C1) in a path, header or form value may reach the
+# service: PostgreSQL refuses NUL in text, and none of them is ever meant.
+CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+# Header values arrive as Latin-1, where UTF-8 bytes may look like C1 controls.
+HEADER_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        # The SVG drawings carry their own <style>, and one input a style attribute.
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 
 
 def create_app(parts: Parts | None = None) -> Flask:
@@ -36,6 +63,13 @@ def create_app(parts: Parts | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1_000_000,
     )
     app.extensions["pbem"] = parts
+    app.extensions["pbem.sessions"] = SeatSessions(
+        parts.database, parts.settings.signing_key(), parts.service.clock
+    )
+    if parts.settings.trusted_proxies:
+        # The client is the address the nearest trusted proxy saw; with no proxy, a
+        # client's own X-Forwarded-For is never read.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=parts.settings.trusted_proxies)  # type: ignore[method-assign]
     csrf.init_app(app)
     if parts.settings.broker_url:
         from worker.app import celery_init_app, notifier
@@ -53,23 +87,39 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(mine.bp)
     if parts.settings.dev:
         app.register_blueprint(dev.bp)
+    limits.init_app(app, parts.settings)
+    hide_secrets_in_request_log()
+    app.before_request(_refuse_control_characters)
+    app.after_request(_security_headers)
 
     @app.errorhandler(ServiceError)
     def refused(error: ServiceError) -> tuple:
-        if request.path.startswith("/api/"):
-            return {"error": error.message, "detail": error.detail}, error.status
-        return render_template("error.html", message=error.message), error.status
+        return _refusal(error.message, error.detail, error.status)
 
     @app.errorhandler(CSRFError)
     def forged(error: CSRFError) -> tuple:
         message = "this form has expired or did not come from this site: reload the page"
-        return render_template("error.html", message=message), 400
+        return _refusal(message, None, 400)
 
-    @app.errorhandler(404)
-    def missing(error: Exception) -> tuple:
-        if request.path.startswith("/api/"):
-            return {"error": "not found", "detail": None}, 404
-        return render_template("error.html", message="there is no such page"), 404
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response | tuple:
+        if error.code is None or error.code < 400:
+            return error.get_response()  # a redirect raised as an exception
+        given = error.description != type(error).description  # abort(code, "why")
+        message = error.description if given else WORDS.get(error.code, error.name.lower())
+        if error.code == 429:  # the description is the limit that was reached
+            message = f"too many requests from here ({error.description}); try again later"
+        answer = _refusal(message, None, error.code)
+        headers = dict(error.get_headers())
+        allowed = {k: v for k, v in headers.items() if k in ("Allow", "Retry-After")}
+        return (*answer, allowed)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> tuple:
+        # The log keeps what happened; the answer says nothing of the server's insides.
+        path = redact(request.path)
+        current_app.logger.error("unexpected error on %s %s", request.method, path, exc_info=error)
+        return _refusal("the server failed; try again later", None, 500)
 
     app.jinja_env.filters["sentence"] = sentence
 
@@ -78,6 +128,52 @@ def create_app(parts: Parts | None = None) -> Flask:
         return {"dev": parts.settings.dev}
 
     return app
+
+
+WORDS = {
+    400: "this request cannot be read",
+    404: "there is no such page",
+    405: "this address does not take that method",
+    413: "this request is too large",
+    429: "too many requests from here; try again later",
+}
+
+
+def _refusal(message: str, detail: object, status: int) -> tuple:
+    """An error as JSON under the API and the inbound webhook, as the error page elsewhere."""
+    if request.path.startswith(JSON_PREFIXES):
+        return {"error": message, "detail": detail}, status
+    return render_template("error.html", message=message), status
+
+
+def _refuse_control_characters() -> None:
+    """Refuse a path, header, query or form value with a control character before a
+    view passes it on; a path with one names nothing (404), the rest is unreadable (400)."""
+    if CONTROL.search(request.path):
+        abort(404)
+    for name, value in request.headers.items():
+        if HEADER_CONTROL.search(value):
+            abort(400, f"the {name} header holds a control character")
+    if not request.headers.get("Authorization", "").isascii():
+        abort(400, "the Authorization header is ASCII")
+    pages_form = MultiDict() if request.path.startswith(JSON_PREFIXES) else request.form
+    for values in (request.args, pages_form):
+        if any(CONTROL.search(value) for _, value in values.items(multi=True)):
+            abort(400, "a value holds a control character")
+
+
+def _security_headers(response: Response) -> Response:
+    """Headers that keep every page and answer from being framed, sniffed or leaking
+    its address; HSTS once the site is served over https."""
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "no-referrer")
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if parts().settings.base_url.startswith("https://"):
+        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    return response
 
 
 def sentence(text: str) -> str:
@@ -89,3 +185,8 @@ def sentence(text: str) -> str:
 def parts() -> Parts:
     """The composition root's parts of the running app."""
     return current_app.extensions["pbem"]
+
+
+def seat_sessions() -> SeatSessions:
+    """The browsers' seat sessions of the running app."""
+    return current_app.extensions["pbem.sessions"]

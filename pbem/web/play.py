@@ -3,6 +3,7 @@ taking a turn, undo, and stepping through the history."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -12,19 +13,33 @@ from werkzeug import Response
 from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
 
 from . import present
-from .app import parts
+from .app import parts, seat_sessions
 
 bp = Blueprint("play", __name__)
+WHOLE = re.compile(r"[0-9]{1,9}", re.A)  # a seq or a number of days, as typed in a form
+KEY = re.compile(r"[\x20-\x7e]{1,200}")  # a form's idempotency key
 
 
 def _token(game_id: str) -> str | None:
-    return session.get("seats", {}).get(game_id)
+    """The seat token this browser's session holds in the game (the cookie holds only
+    the session's id); a session that was ended or whose seat moved on is forgotten."""
+    session_id = session.get("seats", {}).get(game_id)
+    if not isinstance(session_id, str):
+        return None
+    token = seat_sessions().token(game_id, session_id)
+    if token is None:
+        _forget(game_id)
+    return token
 
 
 def _forget(game_id: str) -> None:
+    """End this browser's session in the game, on the server: a copy of the cookie
+    dies with it."""
     seats = dict(session.get("seats", {}))
-    seats.pop(game_id, None)
+    session_id = seats.pop(game_id, None)
     session["seats"] = seats
+    if isinstance(session_id, str):
+        seat_sessions().end(game_id, session_id)
 
 
 def _seat(game_id: str) -> int | None:
@@ -51,8 +66,10 @@ def _may_watch(game_id: str, seat: int | None) -> None:
 def enter(game_id: str, token: str) -> Response:
     """A personal link: remember the seat in this browser, then leave the token out
     of the address bar."""
-    parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
-    session["seats"] = {**session.get("seats", {}), game_id: token}
+    seat = parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
+    _forget(game_id)  # a session this browser held here before ends
+    session_id = seat_sessions().open(game_id, seat, token)
+    session["seats"] = {**session.get("seats", {}), game_id: session_id}
     session.permanent = True
     return redirect(url_for("play.game", game_id=game_id))
 
@@ -76,7 +93,7 @@ def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) ->
     if context["your_turn"]:
         context["turn"] = present.turn(service, game_id, seat, context["doc"])
         context["key"] = secrets.token_urlsafe(12)  # one key per form: a double submit acts once
-    context["log"] = present.log(service.history(game_id))
+    context["log"] = present.log(service.history(game_id, seat))
     context["undo_waiting"] = service.pending_undo(game_id, seat)
     context["mine"] = service.seat_settings(game_id, seat) if seat is not None else None
     return render_template("game.html", **context, **extra), status
@@ -90,11 +107,11 @@ def take_turn(game_id: str) -> Any:
     typed = request.form.get("move", "").strip()
     chosen = request.form.get("action", "").strip()
     move = typed or chosen
-    try:
-        expected = int(request.form.get("expected_seq", ""))
-    except ValueError:
-        expected = None
+    seq = request.form.get("expected_seq", "").strip()
+    expected = int(seq) if WHOLE.fullmatch(seq) else None
     key = request.form.get("key") or None
+    if key is not None and not KEY.fullmatch(key):
+        raise BadRequest("this form is damaged: reload the page")
     if not move:
         return _page(game_id, _seat(game_id), status=400, error="choose an action first")
     try:
@@ -115,10 +132,18 @@ def take_turn(game_id: str) -> Any:
 
 
 @bp.post("/g/<game_id>/undo")
-def undo(game_id: str) -> Response:
+def undo(game_id: str) -> Any:
+    """Two steps, without JavaScript: the first POST shows which moves would be
+    taken back (and who must agree), the second, with confirm=yes, asks for it."""
     token = _token(game_id)
+    service = parts().service
     try:
-        event = parts().service.undo(game_id, token or "")
+        if request.form.get("confirm") != "yes":
+            seat = service.seat_of(game_id, token) if token else None
+            if seat is None:
+                raise Forbidden("open your personal link to take back a move")
+            return _page(game_id, seat, undo_plan=service.undo_plan(game_id, seat))
+        event = service.undo(game_id, token or "")
     except ServiceError as error:
         flash(f"No undo: {error.message}.", "error")
     else:
@@ -161,8 +186,11 @@ def mail_preference(game_id: str) -> Response:
 
 @bp.post("/g/<game_id>/vacation")
 def vacation(game_id: str) -> Response:
+    typed = request.form.get("days", "").strip()
     try:
-        days = int(request.form.get("days", ""))
+        if not WHOLE.fullmatch(typed) or len(typed) > 3:
+            raise ValueError(typed)
+        days = int(typed)
         parts().service.take_vacation(game_id, _token(game_id) or "", days)
     except ValueError:
         flash("No vacation: give a number of days.", "error")
@@ -194,12 +222,12 @@ def history(game_id: str) -> str:
     after = service.state_at(game_id, at, seat)
     changed = present.changed_tiles(before, after) if at > 1 else {}
     context = present.game_page(service, game_id, seat, seq=at, changed=changed)
-    events = service.history(game_id)
+    events = service.history(game_id, seat)
     return render_template(
         "history.html",
         **context,
         at=at,
         head=head,
-        event=events[at - 1],
+        event=next((e for e in events if e.seq == at), None),
         log=present.log(events),
     )

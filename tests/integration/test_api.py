@@ -53,11 +53,13 @@ def test_with_the_admin_key_the_answer_carries_the_seat_tokens(web):
         ({"players": [{"name": "Ann"}]}, 400, "setup: the game takes 2 to 4 players, not 1"),
         ({"players": PLAYERS, "options": {"speed": 1}}, 400, "unknown options: speed"),
         ({"players": PLAYERS, "setup": {"supply": ["Y99"]}}, 400, "unknown tiles: Y99"),
+        ({"players": PLAYERS, "setup": {"seed": "4711"}}, 403, "for the admin only"),
     ],
 )
 def test_a_bad_creation_is_refused_with_a_json_error(web, body, status, error):
     app, _ = web
-    answer = app.test_client().post("/api/games", json=body)
+    headers = ADMIN if status != 403 else None  # only the admin may give a setup
+    answer = app.test_client().post("/api/games", json=body, headers=headers)
     assert answer.status_code == status
     assert error in answer.json["error"] and "detail" in answer.json
 

@@ -15,12 +15,12 @@ from support import two_players
 
 def test_the_migrations_create_exactly_what_the_models_declare(database):
     assert migrate.differences(database) == []
-    assert migrate.current_revision(database) == "0001"
+    assert migrate.current_revision(database) == "0002"
 
 
 def test_upgrading_an_up_to_date_database_changes_nothing(database):
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0001"
+    assert migrate.current_revision(database) == "0002"
     assert migrate.differences(database) == []
 
 

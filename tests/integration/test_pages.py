@@ -62,15 +62,18 @@ def test_the_new_game_form_creates_the_game_and_shows_where_mails_went(web):
             "replace_after": "3",
             "vacation_days": "7",
             "public": "yes",
+            "authenticated_mail": "yes",
         },
+        follow_redirects=True,  # POST/redirect/GET: the page that shows the created game
     )
     text = page.get_data(as_text=True)
-    assert page.status_code == 200
+    assert page.status_code == 200 and page.history[0].status_code == 303
     assert "seat 1, Ann: to ann@example.com" in text
     assert "seat 2, Greedy bot: a bot, no mail" in text
     assert "seat 3, Cy: to cy@example.com" in text
     (row,) = parts.service.games()
     assert row.public and parts.service.options(row.id)["reminders"] == [24, 2]
+    assert parts.service.options(row.id)["authenticated_mail"] is True
     for link in parts.service.seat_links(row.id):
         if link.token:
             assert link.token not in text  # the creator never sees a link
@@ -266,3 +269,13 @@ def test_one_client_asking_too_often_is_slowed_down(web):
         for i in range(7)
     ]
     assert statuses == [200] * 5 + [429] * 2
+
+
+def test_a_game_whose_deal_was_chosen_says_so_on_its_page_and_a_drawn_one_does_not(web):
+    app, parts = web
+    chosen, _ = game(parts, public=True)  # SHORT: the supply and the secrets given
+    drawn, _ = game(parts, public=True, setup=None)  # dealt by the server
+    notice = "was chosen by whoever set it up"
+    client = app.test_client()
+    assert notice in client.get(f"/g/{chosen}/watch").get_data(as_text=True)
+    assert notice not in client.get(f"/g/{drawn}/watch").get_data(as_text=True)

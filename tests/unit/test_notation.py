@@ -111,3 +111,65 @@ def test_unreadable_text_is_refused_with_the_grammar(text):
 def test_two_texts_naming_the_same_action_give_one_action():
     assert parse("build l2 at 1 , 3 for r13.2") == parse("BUILD L2 AT 1,3 FOR R13.2")
     assert parse("dock gd02 at 2") == parse("dock GD2 at 2")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "build L1 at ٠,٢",  # Arabic-Indic digits
+        "build L1 at 0,２",  # fullwidth
+        "build L१ at 0,2",  # Devanagari
+        "dock GD२ at 2",
+        "build L1 at 0,2 for M1.٢",
+        "build L1 at 1000,2",
+        "build L1 at 0,-1000",
+        "dock GD2 at " + "9" * 100_000,
+        "build L1 at 0," + "9" * 5000,
+        "money ｌ",
+        "build L1\u2003at 0,2",  # a non-ASCII space
+        "{" + '"a":{' * 100_000,
+        "[" * 100_000,
+    ],
+)
+def test_notation_reads_ascii_digits_only_and_at_most_three_of_them(text):
+    with pytest.raises(NotationError):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"type": []},
+        {"type": {"a": 1}},
+        {"type": "build", "slot": "L1", "x": 1000, "y": 2},
+        {"type": "build", "slot": "L1", "x": 0, "y": -(10**100)},
+        {"type": "build", "slot": "L٢", "x": 0, "y": 2},
+        {"type": "build", "slot": "L1", "x": 0, "y": 2, "customer": "M1.٢"},
+        {"type": "build", "slot": "L1", "x": 0, "y": 2, "customer": "M1." + "1" * 5000},
+        {"type": "build", "slot": "L1", "x": 0, "y": 2, "customer": ["M1.2"]},
+        {"type": "money", "column": "LEFT"},
+        {"type": "attraction", "id": "haunted hotel; drop", "x": 0, "y": 2},
+        {"type": "dock", "id": "GD" + "2" * 5000, "x": 2},
+        {"type": "pass", 1: 2},
+    ],
+)
+def test_a_json_form_is_checked_field_by_field(doc):
+    with pytest.raises(NotationError):
+        from_json(doc)
+
+
+def test_the_bounds_still_read_every_coordinate_of_three_digits():
+    assert parse("build L1 at -999,999") == Build("L1", -999, 999)
+    assert from_json({"type": "build", "slot": "L1", "x": -999, "y": 999}) == Build("L1", -999, 999)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["take ٢", "take ２", "take " + "1" * 5000, {"type": "take", "count": 10**100}, {"type": []}],
+)
+def test_nim_reads_ascii_digits_only_and_bounded_counts(value):
+    from pbem.games.nim import GAME
+
+    with pytest.raises(NotationError):
+        GAME.parse(value)
+    assert GAME.parse("take 2").count == 2

@@ -14,26 +14,38 @@ GRAMMAR = (
     "attraction haunted-hotel at -1,2 [mirror] | dock GD2 at 2 | pass"
 )
 
-_NUM = r"(-?\s*\d+)"
+# ASCII only (re.A): Python's \d and int() also read other scripts' digits, and
+# "build L1 at ٠,٢" must not play 0,2. Numbers are bounded: a coordinate has at most
+# COORDINATE digits, a tile, slot or spot number at most NUMBER.
+COORDINATE = 3
+NUMBER = 3
+MAX_TEXT = 300  # the longest action text read at all
+_FLAGS = re.I | re.A
+_NUM = rf"(-?\s*[0-9]{{1,{COORDINATE}}})"
+_NO = rf"[0-9]{{1,{NUMBER}}}"
 _PATTERNS = {
-    "money": re.compile(r"\s*money\s*([a-z])\s*", re.I),
+    "money": re.compile(r"\s*money\s*([a-z])\s*", _FLAGS),
     "build": re.compile(
-        rf"\s*build\s*([a-z]\s*\d+)\s*at\s*{_NUM}\s*,\s*{_NUM}"
-        r"(?:\s*for\s*([a-z]+\s*\d+\s*\.\s*\d+))?\s*",
-        re.I,
+        rf"\s*build\s*([a-z]\s*{_NO})\s*at\s*{_NUM}\s*,\s*{_NUM}"
+        rf"(?:\s*for\s*([a-z]{{1,4}}\s*{_NO}\s*\.\s*{_NO}))?\s*",
+        _FLAGS,
     ),
     "attraction": re.compile(
-        rf"\s*attraction\s*([a-z][a-z0-9-]*?)\s*at\s*{_NUM}\s*,\s*{_NUM}\s*(mirror)?\s*", re.I
+        rf"\s*attraction\s*([a-z][a-z0-9-]{{0,40}}?)\s*at\s*{_NUM}\s*,\s*{_NUM}\s*(mirror)?\s*",
+        _FLAGS,
     ),
-    "dock": re.compile(rf"\s*dock\s*([a-z]+\s*\d+)\s*at\s*{_NUM}\s*", re.I),
-    "pass": re.compile(r"\s*pass\s*", re.I),
+    "dock": re.compile(rf"\s*dock\s*([a-z]{{1,4}}\s*{_NO})\s*at\s*{_NUM}\s*", _FLAGS),
+    "pass": re.compile(r"\s*pass\s*", _FLAGS),
 }
-_ID = re.compile(r"([A-Z]+)(\d+)")
+_ID = re.compile(rf"([A-Z]{{1,4}})({_NO})", re.A)
+_SLOT = re.compile(rf"[A-Z]{_NO}", re.A)
+_CUSTOMER = re.compile(rf"[A-Z]{{1,4}}{_NO}\.{_NO}", re.A)
+_ATTRACTION = re.compile(r"[a-z][a-z0-9-]{0,40}", re.A)
 _PADDED = {"Y", "B", "G", "R"}  # element tiles are numbered 01..24
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text).upper()
+    return re.sub(r"\s+", "", text, flags=re.A).upper()
 
 
 def _tile_id(text: str) -> str:
@@ -65,11 +77,15 @@ def parse(text: str) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text or a JSON object, not {type(text).__name__}", "5")
     stripped = text.strip()
+    if len(stripped) > MAX_TEXT:
+        raise NotationError(f'cannot read "{stripped[:40]}...": {GRAMMAR}', "5")
     if stripped.startswith("{"):
         try:
             return from_json(json.loads(stripped))
         except json.JSONDecodeError as error:
             raise NotationError(f"cannot read the JSON action: {error.msg}", "5") from None
+        except RecursionError:
+            raise NotationError("cannot read the JSON action: it nests too deep", "5") from None
     for kind, pattern in _PATTERNS.items():
         match = pattern.fullmatch(text)
         if match:
@@ -139,8 +155,11 @@ def from_json(doc: Any) -> Action:
     if not isinstance(doc, dict):
         raise NotationError('a JSON action is an object with a "type"', "5")
     kind = doc.get("type")
-    if kind not in _FIELDS:
-        raise NotationError(f"unknown action type {kind!r}: types are {', '.join(_FIELDS)}", "5")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "given"
+        raise NotationError(f"unknown action type {shown}: types are {', '.join(_FIELDS)}", "5")
+    if not all(isinstance(key, str) for key in doc):
+        raise NotationError("a JSON action's fields are named by text", "5")
     required, optional = _FIELDS[kind]
     missing = sorted(required - doc.keys())
     if missing:
@@ -149,21 +168,25 @@ def from_json(doc: Any) -> Action:
     if unknown:
         raise NotationError(f"a {kind} action has no field {', '.join(unknown)}", "5")
     if kind == "money":
-        return Money(_text(doc, "column").upper())
+        column = _text(doc, "column").upper()
+        if not re.fullmatch("[A-Z]", column, re.A):
+            raise NotationError("column is L or R", "5")
+        return Money(column)
     if kind == "build":
         customer = doc.get("customer")
         if customer is not None:
-            customer = _customer_id(_text(doc, "customer"))
+            customer = _customer_id(_shaped(doc, "customer", _CUSTOMER, "a customer such as M1.2"))
         return Build(_slot_text(doc), _number(doc, "x"), _number(doc, "y"), customer)
     if kind == "attraction":
         mirror = doc.get("mirror", False)
         if not isinstance(mirror, bool):
             raise NotationError("mirror is true or false", "5")
-        return BuildAttraction(
-            _text(doc, "id").lower(), _number(doc, "x"), _number(doc, "y"), mirror
-        )
+        name = _text(doc, "id").lower()
+        if not _ATTRACTION.fullmatch(name):
+            raise NotationError("id is an attraction such as haunted-hotel", "5")
+        return BuildAttraction(name, _number(doc, "x"), _number(doc, "y"), mirror)
     if kind == "dock":
-        return Dock(_tile_id(_text(doc, "id")), _number(doc, "x"))
+        return Dock(_tile_id(_shaped(doc, "id", _ID, "a bay such as GD2")), _number(doc, "x"))
     return Pass()
 
 
@@ -174,17 +197,23 @@ def _text(doc: dict[str, Any], key: str) -> str:
     return value.strip()
 
 
+def _shaped(doc: dict[str, Any], key: str, shape: re.Pattern[str], example: str) -> str:
+    """The field `key` squashed, when it has the shape; NotationError otherwise."""
+    value = _squash(_text(doc, key))
+    if not shape.fullmatch(value):
+        raise NotationError(f"{key} is {example}", "5")
+    return value
+
+
 def _slot_text(doc: dict[str, Any]) -> str:
-    value = _squash(_text(doc, "slot"))
-    if not re.fullmatch(r"[A-Z]\d+", value):
-        raise NotationError(f"slot {doc['slot']!r} is not a slot such as L2", "5")
-    return _slot(value)
+    return _slot(_shaped(doc, "slot", _SLOT, "a slot such as L2"))
 
 
 def _number(doc: dict[str, Any], key: str) -> int:
     value = doc[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise NotationError(f"{key} must be an integer", "5")
+    bound = 10**COORDINATE
+    if isinstance(value, bool) or not isinstance(value, int) or not -bound < value < bound:
+        raise NotationError(f"{key} must be an integer from {1 - bound} to {bound - 1}", "5")
     return value
 
 

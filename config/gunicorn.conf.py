@@ -1,0 +1,9 @@
+"""gunicorn settings for the pbem web app:
+
+    gunicorn -c config/gunicorn.conf.py -w 4 -b 0.0.0.0:8000 'pbem.web.app:create_app()'
+
+The access log hides the token of personal links (/g/ID/TOKEN) and any Authorization
+or Cookie header, whatever access_log_format asks for."""
+
+logger_class = "pbem.web.redact.GunicornLogger"
+accesslog = "-"

@@ -1,0 +1,65 @@
+"""Rate limits per client, shared by every web process: kept in Redis when the
+broker is Redis, in the process otherwise (one web process: nothing to share)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from flask import Flask, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+from pbem.config import Settings
+
+CREATING = "10 per hour"  # new games one client may create (POST /new, POST /api/games)
+ASKING = "5 per 10 minutes"  # My games requests one client may make
+# endpoint: (limit, scope); endpoints of one scope share one count per client
+LIMITED = {
+    "api.create_game": (CREATING, "creating"),
+    "games.create_game": (CREATING, "creating"),
+    "mine.send": (ASKING, "asking"),
+}
+
+
+def storage(settings: Settings) -> str:
+    """Where the counts live: the broker's Redis, else this process's memory."""
+    if settings.rate_limit_storage:
+        return settings.rate_limit_storage
+    if settings.broker_url.startswith(("redis://", "rediss://")):
+        return settings.broker_url
+    return "memory://"
+
+
+def key_prefix(settings: Settings) -> str:
+    """The storage keys of this installation (two on one Redis count apart)."""
+    tag = hmac.new(settings.signing_key(), b"rate limits", hashlib.sha256).hexdigest()[:12]
+    return f"pbem-limits-{tag}"
+
+
+def _is_admin(settings: Settings) -> bool:
+    """Scripts with the admin key create games without a limit."""
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    key = settings.admin_key
+    return bool(key) and hmac.compare_digest(given.encode(), key.encode())
+
+
+def init_app(app: Flask, settings: Settings) -> Limiter:
+    """A limiter for `app` with the limits of LIMITED on its views."""
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        storage_uri=storage(settings),
+        storage_options={"key_prefix": key_prefix(settings)},
+        headers_enabled=True,
+        # Redis away: count in this process for the while, rather than refuse all.
+        swallow_errors=True,
+        in_memory_fallback_enabled=True,
+        strategy="moving-window",
+    )
+    for endpoint, (limit, scope) in LIMITED.items():
+        view = app.view_functions.get(endpoint)
+        if view is not None:
+            decorate = limiter.shared_limit(limit, scope, exempt_when=lambda: _is_admin(settings))
+            app.view_functions[endpoint] = decorate(view)
+    return limiter
