@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import os
+import re
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -26,6 +29,7 @@ from pbem.store import log, projection, states
 from pbem.store.database import Database
 from pbem.store.events import (
     ACTION_TAKEN,
+    GAME_CREATED,
     GENESIS,
     MAIL_PREFERENCE,
     MOVES,
@@ -33,16 +37,19 @@ from pbem.store.events import (
     TURN_TIMED_OUT,
     UNDO_ANSWERED,
     UNDO_DONE,
+    UNDO_LAPSED,
     UNDO_REQUESTED,
     VACATION,
     Envelope,
     moves_in_force,
+    parse_timestamp,
     timestamp,
 )
 from pbem.store.projection import Before
 
-from . import history, rows
+from . import history, invitations, rows
 from . import options as game_options
+from .addresses import checked_address
 from .errors import (
     Accepted,
     BadRequest,
@@ -54,12 +61,15 @@ from .errors import (
     SeatLink,
     Stale,
 )
+from .seeds import guessable
 from .tokens import new_nonce, seat_token, token_hash
 
 BOT = "bot:"  # prefix of a bot seat's controller, e.g. "bot:greedy"
 BOTS = ("greedy", "random")
 ALWAYS = ("invitation", "game_over")  # mails sent whatever a player's preference
 MAIL_PREFERENCES = ("every", "digest", "none")
+MAX_SEATS = 4
+UNDO_WAIT = timedelta(hours=48)  # an undo request not answered by then lapses
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,19 @@ class Notice:
     bot_turn: tuple[int, int] | None
 
 
+@dataclass(frozen=True)
+class UndoPlan:
+    """What "take back my last move" would do for a seat: the moves taken back
+    (the seat's last move and every move after it), and whether it happens at once
+    or waits for the people in `asks` to agree."""
+
+    seat: int
+    back_to: int
+    moves: list[Happened]
+    alone: bool
+    asks: list[int]
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -110,6 +133,35 @@ def _sha256(text: str) -> str:
 
 def _is_bot(seat: Row) -> bool:
     return seat.controller.startswith(BOT)
+
+
+def _checked_key(key: object) -> str | None:
+    """An idempotency key is 1 to 200 printable characters (no NUL, no control
+    characters, no line breaks), or None."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 1 <= len(key) <= 200 or not key.isprintable():
+        raise BadRequest(
+            "an idempotency key is 1 to 200 printable characters (no control characters)"
+        )
+    return key
+
+
+def _strings(value: Any) -> set[str]:
+    """Every text in a JSON document (keys and values): what a viewer would see."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, Mapping):
+        return set(map(str, value)).union(*(_strings(v) for v in value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*(_strings(v) for v in value))
+    return set()
+
+
+def _seat_key(seat: int, key: str) -> str:
+    """The key as stored: scoped to the seat (the same key from another seat is
+    another key), hashed so that any printable key fits the column."""
+    return f"seat{seat}:{_sha256(key)}"
 
 
 class Service:
@@ -155,14 +207,30 @@ class Service:
         *,
         game: str = "mall",
         actor: str = "admin",
+        key: str | None = None,
     ) -> Created:
         """A new game: GameCreated with each seat's token hash and the seed's
-        SHA-256, and an invitation in the outbox for each person with an email."""
+        SHA-256, and an invitation in the outbox for each person with an email.
+        A `setup` given (rather than drawn from 192 random bits) is marked in the
+        event (`setup_chosen`). With a `key` (a form's one-time key) creating is
+        idempotent: the same key again answers with the game it made (`replayed`)."""
+        if key is not None:
+            if not isinstance(key, str) or not 16 <= len(key) <= 200 or not key.isprintable():
+                raise BadRequest("a creation key is 16 to 200 printable characters")
+            earlier = self.created_by_key(key)
+            if earlier is not None:
+                return earlier
         try:
             rules = get(game)
-        except KeyError:
+        except (KeyError, TypeError):
             raise BadRequest(f"unknown game {game!r}") from None
+        if not isinstance(players, Sequence) or not 2 <= len(players) <= MAX_SEATS:
+            count = len(players) if isinstance(players, Sequence) else 0
+            raise BadRequest(f"setup: the game takes 2 to {MAX_SEATS} players, not {count}")
         chosen = game_options.checked(options)
+        if setup is not None and not isinstance(setup, Mapping):
+            raise BadRequest("setup is an object")
+        setup_chosen = bool(setup)
         setup = dict(setup or {})
         setup.setdefault("seed", secrets.token_hex(24))  # 192 random bits
         specs = [self._checked_player(p) for p in players]
@@ -170,9 +238,37 @@ class Service:
             state = rules.setup([p.name for p in specs], setup)
         except SetupError as error:
             raise BadRequest(f"setup: {error}") from None
-        with self._transaction() as tx:
-            links = self._start(tx, rules, specs, chosen, setup, state, actor)
+        try:
+            with self._transaction() as tx:
+                links = self._start(
+                    tx, rules, specs, chosen, setup, state, actor, setup_chosen, key
+                )
+        except IntegrityError:
+            earlier = self.created_by_key(key) if key is not None else None
+            if earlier is None:
+                raise
+            return earlier  # the same form, sent twice at once: the first one made it
         return Created(tx.game_id, 1, links)
+
+    def created_by_key(self, key: str) -> Created | None:
+        """The game a creation `key` made, with its seats, or None."""
+        game_id = self._game_id_for(key)
+        with self._reading() as conn:
+            event = log.created(conn, game_id)
+        if event is None or event.idempotency_key != self._creation_key(key):
+            return None
+        return Created(game_id, 1, self.seat_links(game_id), replayed=True)
+
+    def _game_id_for(self, key: str) -> str:
+        """The id a creation key's game gets: derived from the key with the secret
+        key, so two web processes given the same form make one game (the id is the
+        primary key) and nobody can choose or foresee an id."""
+        digest = hmac.new(self._key, b"game:" + key.encode("utf-8"), hashlib.sha256).digest()
+        return base64.b32encode(digest[:10]).decode("ascii").lower()
+
+    @staticmethod
+    def _creation_key(key: str) -> str:
+        return f"create:{_sha256(key)}"
 
     def _start(
         self,
@@ -183,9 +279,13 @@ class Service:
         setup: dict[str, Any],
         state: Any,
         actor: str,
+        setup_chosen: bool = False,
+        key: str | None = None,
     ) -> list[SeatLink]:
-        """GameCreated, its read models, and the invitations."""
-        tx.game_id = _new_game_id()
+        """GameCreated, its read models, and the invitations (within the limit per
+        address)."""
+        tx.game_id = _new_game_id() if key is None else self._game_id_for(key)
+        invitations.check(tx.conn, [p.email for p in specs if p.email and not p.bot], self.clock())
         links, seats = [], []
         for seat, spec in enumerate(specs, start=1):
             nonce = new_nonce()
@@ -210,8 +310,12 @@ class Service:
             "options": chosen,
             "setup": setup,
             "seed_sha256": _sha256(str(setup["seed"])) if "seed" in setup else None,
+            "setup_chosen": setup_chosen,
         }
-        event = log.start(tx.conn, tx.game_id, payload, actor, self._time())
+        stored = None if key is None else self._creation_key(key)
+        head = (0, GENESIS)
+        now = self._time()
+        event = log.append(tx.conn, tx.game_id, head, GAME_CREATED, payload, actor, now, stored)
         self._project(tx, rules, event, state)
         first = rules.to_move(state)
         if first is not None and specs[first - 1].bot:
@@ -228,14 +332,13 @@ class Service:
             value = getattr(spec, field_name)
             if value is not None and not isinstance(value, str):
                 raise BadRequest(f"a player's {field_name} is text")
-        name = " ".join((spec.name or "").split())  # no newlines, no runs of spaces
+        # no newlines, no runs of spaces, no control or format characters (C0, C1,
+        # NUL, bidi overrides): a name is shown in pages, mails and terminals
+        name = " ".join((spec.name or "").split())
+        name = " ".join("".join(c for c in name if unicodedata.category(c)[0] != "C").split())
         if not name or len(name) > 100:
             raise BadRequest("every player needs a name of 1 to 100 characters")
-        email = (spec.email or "").strip() or None
-        if email is not None and (
-            len(email) > 254 or email.count("@") != 1 or any(c in email for c in '\r\n<>,; "')
-        ):
-            raise BadRequest(f"{email!r} is not an email address")
+        email = checked_address(spec.email) if (spec.email or "").strip() else None
         if spec.bot is not None and spec.bot not in BOTS:
             raise BadRequest(f"unknown bot {spec.bot!r}: bots are {', '.join(BOTS)}")
         return PlayerSpec(name, None if spec.bot else email, spec.bot)
@@ -250,20 +353,22 @@ class Service:
         expected_seq: int | None = None,
         idempotency_key: str | None = None,
     ) -> Accepted:
-        """Store the seat's move. Refuses with Stale when `expected_seq` is not the
-        head and Illegal when the rules forbid it; the same idempotency key twice
-        gives the first answer again and stores nothing."""
-        if idempotency_key is not None and not 1 <= len(idempotency_key) <= 200:
-            raise BadRequest("an idempotency key has 1 to 200 characters")
+        """Store the seat's move. Refuses with Forbidden when the token opens no
+        seat, Stale when `expected_seq` is not the head and Illegal when the rules
+        forbid it; the same idempotency key twice from the same seat gives the first
+        answer again and stores nothing (keys are the seat's own: another seat's
+        key is another key)."""
+        idempotency_key = _checked_key(idempotency_key)
         try:
             with self._transaction() as tx:
-                if idempotency_key is not None:
-                    earlier = self._earlier_answer(tx.conn, game_id, idempotency_key)
-                    if earlier is not None:
-                        return earlier
                 row = self._open(tx, game_id)
                 seats = rows.seats(tx.conn, game_id)
                 seat = self._seat_for(tx.conn, seats, token).seat
+                key = None if idempotency_key is None else _seat_key(seat, idempotency_key)
+                if key is not None:
+                    earlier = self._earlier_answer(tx.conn, game_id, key)
+                    if earlier is not None:
+                        return earlier
                 rules = get(row.game)
                 self._check_expected(tx.conn, rules, row, expected_seq)
                 before = self._state(tx.conn, rules, row)
@@ -282,17 +387,20 @@ class Service:
                     move,
                     before,
                     actor=f"seat:{seat}",
-                    key=idempotency_key,
+                    key=key,
                 )
                 return accepted
         except IntegrityError:
             # A race the row lock cannot prevent (the first event of a key on two
             # connections): the winner's answer, or what happened since.
             with self._reading() as conn:
-                earlier = idempotency_key and self._earlier_answer(conn, game_id, idempotency_key)
-                if earlier:
-                    return earlier
                 row = self._row(conn, game_id)
+                if idempotency_key is not None:
+                    seat = self._seat_for(conn, rows.seats(conn, game_id), token).seat
+                    key = _seat_key(seat, idempotency_key)
+                    earlier = self._earlier_answer(conn, game_id, key)
+                    if earlier is not None:
+                        return earlier
                 seen = expected_seq if expected_seq is not None else row.head_seq - 1
                 raise self._stale(conn, get(row.game), row, seen) from None
 
@@ -311,7 +419,10 @@ class Service:
         extra: Mapping[str, Any] | None = None,
     ) -> tuple[Accepted, Any]:
         """Store a checked move and the mails it calls for; returns the answer and
-        the state after it."""
+        the state after it. A move closes a waiting undo request first (it lapses:
+        the game moved on)."""
+        if tx.before.undo_request_seq is not None:
+            self._lapse_undo(tx, rules, seats, before, "the game moved on")
         after = rules.perform(before, move)
         payload = {"seat": seat, "action": rules.to_json(move), **(extra or {})}
         event = self._record(tx, rules, type, payload, actor, after, key)
@@ -320,12 +431,30 @@ class Service:
         accepted = Accepted(tx.game_id, event.seq, seat, rules.format(move), narration, event.hash)
         return accepted, after
 
-    def earlier_answer(self, game_id: str, key: str) -> Accepted | None:
-        """The answer a move submitted with this idempotency key got, if any."""
+    def earlier_answer(self, game_id: str, key: str, token: str | None = None) -> Accepted | None:
+        """The answer the seat of `token` got for a move it submitted with this
+        idempotency key, if any (a token that opens no seat is refused). Without a
+        token, for callers that have already checked who is asking (the mail handler
+        checks the sender), the answer any seat of the game got for the key."""
+        try:
+            key = _checked_key(key)
+        except BadRequest:
+            return None  # no move was ever stored with it
+        if key is None:
+            return None
         with self._reading() as conn:
-            return self._earlier_answer(conn, game_id, key)
+            self._row(conn, game_id)
+            seats = rows.seats(conn, game_id)
+            if token is not None:
+                seats = [self._seat_for(conn, seats, token)]
+            for seat in seats:
+                earlier = self._earlier_answer(conn, game_id, _seat_key(seat.seat, key))
+                if earlier is not None:
+                    return earlier
+            return None
 
     def _earlier_answer(self, conn: Connection, game_id: str, key: str) -> Accepted | None:
+        """The answer to the move stored under `key` (as stored: scoped to a seat)."""
         event = log.by_idempotency_key(conn, game_id, key)
         if event is None:
             return None
@@ -371,8 +500,12 @@ class Service:
                 extra={"policy": policy},
             )
             timed_out = seats[seat - 1]
-            self._mail_seat(tx, accepted.seq, "timed_out", timed_out, {})
-            if policy == "replace" and timed_out.timeouts + 1 >= row.options["replace_after"]:
+            replaced = (
+                policy == "replace" and timed_out.timeouts + 1 >= row.options["replace_after"]
+            )
+            told = {"replaced": True} if replaced else {}  # a bot now holds the seat
+            self._mail_seat(tx, accepted.seq, "timed_out", timed_out, told)
+            if replaced:
                 payload = {"seat": seat, "controller": f"{BOT}greedy"}
                 self._record(tx, rules, SEAT_REPLACED, payload, actor, after)
             return accepted
@@ -448,6 +581,12 @@ class Service:
             event = self._record(tx, rules, SEAT_REPLACED, payload, actor, state)
             if token and spec.email:
                 self._mail(tx, event.seq, "invitation", seat, spec.email, {})
+            if row.status == "playing" and row.turn == seat:
+                # the seat is to move: its new holder is told now, as at any turn
+                held = rows.seats(tx.conn, game_id)[seat - 1]
+                self._mail_seat(tx, event.seq, "your_turn", held, {})
+                if _is_bot(held):
+                    tx.bot_turn = (seat, event.seq)
             return SeatLink(seat, spec.name, token, spec.email)
 
     # -- preferences and vacations ----------------------------------------------------
@@ -468,13 +607,17 @@ class Service:
     def take_vacation(self, game_id: str, token: str, days: int) -> Envelope:
         """Stop the seat's clock for `days` days from now (within the game's
         allowance); the other players are told."""
-        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
-            raise BadRequest("a vacation lasts a whole number of days, at least 1")
+        longest = game_options.MAX_VACATION_DAYS
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= longest:
+            raise BadRequest(
+                f"a vacation lasts a whole number of days, at least 1 and at most {longest}"
+            )
         with self._transaction() as tx:
             row = self._open(tx, game_id)
             seats = rows.seats(tx.conn, game_id)
             seat = self._seat_for(tx.conn, seats, token)
-            left = row.options["vacation_days"] - seat.vacation_days_used
+            allowance = min(row.options["vacation_days"], longest)  # stored before the bound
+            left = max(allowance - seat.vacation_days_used, 0)
             if days > left:
                 raise BadRequest(f"you have {left} vacation day{'' if left == 1 else 's'} left")
             if row.status != "playing":
@@ -510,43 +653,97 @@ class Service:
     # -- undo -----------------------------------------------------------------------
 
     def undo(self, game_id: str, token: str) -> Envelope:
-        """Take back the seat's last move (and everything after it). Alone when it
-        is the last event and showed nothing hidden; otherwise this asks the others
-        (UndoRequested) and happens once every other person agrees."""
+        """Take back the seat's last move and every move after it. At once when it
+        is the last move and nothing hidden was shown since; otherwise this asks
+        every other person (UndoRequested) and happens once they all agree. Never
+        once the game has ended, and never past hidden information (a tile drawn,
+        a card shown) with bots alone to agree: a bot never agrees to that."""
+        self.lapse_overdue_undo(game_id)
         with self._transaction() as tx:
             row = self._open(tx, game_id)
             seats = rows.seats(tx.conn, game_id)
             seat = self._seat_for(tx.conn, seats, token).seat
             rules = get(row.game)
+            plan, restored = self._undo_plan(tx.conn, rules, row, seats, seat)
             if row.undo_request_seq is not None:
                 raise BadRequest("an undo request is already waiting for answers")
-            moves = moves_in_force(log.events(tx.conn, game_id))
-            own = [m for m in moves if m.type == ACTION_TAKEN and m.payload["seat"] == seat]
-            if not own:
-                raise BadRequest("you have no move to take back")
-            target = own[-1]
-            back_to = target.seq - 1
-            restored = states.state_at(tx.conn, rules, game_id, back_to)
-            shown = states.state_at(tx.conn, rules, game_id, target.seq)
-            others = [s for s in seats if s.seat != seat and not _is_bot(s)]
-            if not others or (target.seq == row.head_seq and not rules.reveals(restored, shown)):
-                payload = {"back_to": back_to, "asked_by": seat, "agreed": []}
+            if plan.alone:
+                payload = {"back_to": plan.back_to, "asked_by": seat, "agreed": []}
                 return self._undo_done(tx, rules, seats, payload, f"seat:{seat}", restored)
             state = self._state(tx.conn, rules, row)
-            payload = {"seat": seat, "back_to": back_to}
+            payload = {"seat": seat, "back_to": plan.back_to}
             event = self._record(tx, rules, UNDO_REQUESTED, payload, f"seat:{seat}", state)
-            for other in others:
-                self._mail_seat(tx, event.seq, "undo_request", other, {"asked_by": seat})
+            for other in seats:
+                if other.seat in plan.asks:
+                    self._mail_seat(tx, event.seq, "undo_request", other, {"asked_by": seat})
             return event
+
+    def undo_plan(self, game_id: str, seat: int) -> UndoPlan:
+        """What an undo by `seat` would take back now, and who would have to agree;
+        BadRequest with the reason when it cannot be done (for the confirm step)."""
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            seats = rows.seats(conn, game_id)
+            plan, _ = self._undo_plan(conn, get(row.game), row, seats, seat)
+            return plan
+
+    def _undo_plan(
+        self, conn: Connection, rules: Rules, row: Row, seats: list[Row], seat: int
+    ) -> tuple[UndoPlan, Any]:
+        """The plan of an undo by `seat`, and the state it goes back to."""
+        if row.status != "playing":
+            raise BadRequest("the game is over: no move can be taken back")
+        moves = moves_in_force(log.events(conn, row.id))
+        own = [m for m in moves if m.type == ACTION_TAKEN and m.payload["seat"] == seat]
+        if not own:
+            raise BadRequest("you have no move to take back")
+        back_to = own[-1].seq - 1
+        restored = state = states.state_at(conn, rules, row.id, back_to)
+        taken, revealed = [], False
+        for move in (m for m in moves if m.seq > back_to):
+            after = rules.perform(state, rules.parse(move.payload["action"]))
+            # every step counts: a later move (a bot's too) may have drawn a tile
+            revealed = revealed or self._shows_hidden(rules, state, after, seats)
+            text = history.describe(rules, move, state, after)
+            seat_of = move.payload["seat"]
+            taken.append(Happened(move.seq, move.type, seat_of, text, rules.round(state)))
+            state = after
+        people = [s.seat for s in seats if s.seat != seat and not _is_bot(s)]
+        if revealed and not people:
+            raise BadRequest(
+                "taking it back would hide again what was shown since (a tile drawn from "
+                "the supply): only the other players could agree to that, and a bot never "
+                "agrees"
+            )
+        alone = not revealed and (len(taken) == 1 or not people)
+        return UndoPlan(seat, back_to, taken, alone, [] if alone else people), restored
+
+    @staticmethod
+    def _shows_hidden(rules: Rules, before: Any, after: Any, seats: list[Row]) -> bool:
+        """Whether going from `before` to `after` showed anyone something that was
+        hidden from them: what the rules call a reveal, or anything that stopped
+        being secret for some viewer (a drawn tile, a card, the seed)."""
+        if rules.reveals(before, after):
+            return True
+        viewers = [None, *(s.seat for s in seats)]
+        return any(rules.secrets(before, v) - rules.secrets(after, v) for v in viewers)
 
     def answer_undo(self, game_id: str, token: str, agree: bool) -> Envelope:
         """Agree to or refuse the waiting undo request; the last agreement does it,
-        a refusal closes it."""
+        a refusal closes it. A request the game has moved past, or that waited
+        longer than UNDO_WAIT, has lapsed and can no longer be answered."""
+        if self.lapse_overdue_undo(game_id):
+            raise BadRequest(
+                "the undo request lapsed: it was not answered within "
+                f"{UNDO_WAIT.total_seconds() / 3600:g} hours"
+            )
         with self._transaction() as tx:
             row = self._open(tx, game_id)
             seats = rows.seats(tx.conn, game_id)
             seat = self._seat_for(tx.conn, seats, token).seat
             rules = get(row.game)
+            if row.status != "playing":
+                raise BadRequest("the game is over: no move can be taken back")
             if row.undo_request_seq is None:
                 raise BadRequest("no undo request is waiting for an answer")
             since = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)
@@ -569,6 +766,43 @@ class Service:
                 }
                 return self._undo_done(tx, rules, seats, done, f"seat:{seat}", restored)
             return event
+
+    def lapse_overdue_undo(self, game_id: str) -> bool:
+        """Close the game's undo request if it has waited longer than UNDO_WAIT
+        (UndoLapsed, and both sides are told). Says whether it did; for the sweep,
+        and before anything answers or asks."""
+        with self._transaction() as tx:
+            row = self._open(tx, game_id)
+            if row.undo_request_seq is None:
+                return False
+            request = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)[0]
+            if parse_timestamp(request.created_at) + UNDO_WAIT > self.clock():
+                return False
+            rules = get(row.game)
+            seats = rows.seats(tx.conn, game_id)
+            state = self._state(tx.conn, rules, row)
+            hours = f"{UNDO_WAIT.total_seconds() / 3600:g}"
+            self._lapse_undo(tx, rules, seats, state, f"it was not answered within {hours} hours")
+            return True
+
+    def undo_requests_waiting(self) -> list[str]:
+        """The games with an undo request waiting: the sweep calls
+        `lapse_overdue_undo` on each (one game at a time, so one cannot stop others)."""
+        return [g.id for g in self.games() if g.undo_request_seq is not None]
+
+    def _lapse_undo(
+        self, tx: Tx, rules: Rules, seats: list[Row], state: Any, reason: str
+    ) -> Envelope:
+        """UndoLapsed for the waiting request, and a mail to the asker and to every
+        other person that it was closed and why."""
+        request = log.events(tx.conn, tx.game_id, after=tx.before.undo_request_seq - 1)[0]
+        asker = request.payload["seat"]
+        payload = {"seat": asker, "request": request.seq, "reason": reason}
+        event = self._record(tx, rules, UNDO_LAPSED, payload, "system", state)
+        told = {"asked_by": asker, "reason": reason}
+        for seat in seats:
+            self._mail_seat(tx, event.seq, "undo_lapsed", seat, told)
+        return event
 
     def _undo_done(
         self,
@@ -595,29 +829,70 @@ class Service:
             return self._seat_for(conn, rows.seats(conn, game_id), token).seat if token else None
 
     def state_at(self, game_id: str, seq: int | None = None, seat: int | None = None) -> dict:
-        """The state document at `seq` (default: the head) as `seat` may see it."""
+        """The state document at `seq` (default: the head) as `seat` may see it.
+        History shows nothing the head hides from the viewer: at a seq inside moves
+        an undo took back, whose position would show a tile that is hidden again,
+        the position the undo went back to stands in for it."""
         with self._reading() as conn:
             row = self._row(conn, game_id)
             rules = get(row.game)
-            seq, state = self._state_at(conn, rules, row, seq)
+            seq, state = self._state_at(conn, rules, row, seq, seat)
             doc = rules.view(state, seat)
             return {"id": game_id, "seq": seq, "head_hash": row.head_hash, **doc}
 
     def describe(self, game_id: str, seq: int | None = None, seat: int | None = None) -> str:
-        """The position at `seq` (default: the head) as text, as `seat` may see it."""
+        """The position at `seq` (default: the head) as text, as `seat` may see it
+        (redacted as `state_at` is)."""
         with self._reading() as conn:
             row = self._row(conn, game_id)
             rules = get(row.game)
-            seq, state = self._state_at(conn, rules, row, seq)
+            seq, state = self._state_at(conn, rules, row, seq, seat)
             header = f"Game {game_id} at seq {seq} of {row.head_seq} (head {row.head_hash})"
             return header + "\n" + rules.describe(state, seat)
 
-    def _state_at(self, conn: Connection, rules: Rules, row: Row, seq: int | None) -> tuple:
+    def _state_at(
+        self, conn: Connection, rules: Rules, row: Row, seq: int | None, seat: int | None
+    ) -> tuple[int, Any]:
+        """The seq and the rules state a viewer is shown for it."""
+        head = self._state(conn, rules, row)
         if seq is None or seq == row.head_seq:
-            return row.head_seq, self._state(conn, rules, row)
+            return row.head_seq, head
         if not 1 <= seq < row.head_seq:
             raise NotFound(f"game {row.id} has seq 1 to {row.head_seq}, not {seq}")
-        return seq, states.state_at(conn, rules, row.id, seq)
+        hidden = rules.secrets(head, seat)
+        state = states.state_at(conn, rules, row.id, seq)
+        if not hidden & _strings(rules.view(state, seat)):
+            return seq, state
+        undos = log.undos(conn, row.id)
+        shown = seq
+        while True:  # back through every undo that took the seq back
+            back = [u.payload["back_to"] for u in undos if u.payload["back_to"] < shown < u.seq]
+            if not back:
+                break
+            shown = min(back)
+        if shown != seq:
+            state = states.state_at(conn, rules, row.id, shown)
+            if not hidden & _strings(rules.view(state, seat)):
+                return seq, state
+        return seq, head  # nothing earlier is safe to show: the position now
+
+    def censor(self, game_id: str, seat: int | None) -> Callable[[str], str]:
+        """A function that blanks out of a text (a sentence of the log) every word
+        the viewer may not see now: a tile an undo put back into the supply, named
+        by the sentence of a move that was taken back."""
+        with self._reading() as conn:
+            row = self._row(conn, game_id)
+            return self._censor(conn, get(row.game), row, seat)
+
+    def _censor(
+        self, conn: Connection, rules: Rules, row: Row, seat: int | None
+    ) -> Callable[[str], str]:
+        state = self._state(conn, rules, row)
+        hidden = sorted((h for h in rules.secrets(state, seat) if h), key=len, reverse=True)
+        if not hidden:
+            return lambda text: text
+        words = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, hidden)) + r")(?![\w-])")
+        return lambda text: words.sub("(hidden)", text)
 
     def legal(self, game_id: str, seat: int | None) -> list[str]:
         """The seat's legal actions now, in canonical notation (none for others)."""
@@ -641,25 +916,30 @@ class Service:
         return options
 
     def pending_undo(self, game_id: str, seat: int | None) -> dict[str, int] | None:
-        """The undo request waiting for `seat`'s answer: who asked, back to which seq."""
+        """The undo request waiting for `seat`'s answer: who asked, back to which
+        seq. None when there is none, or it has waited too long (it lapses)."""
         if seat is None:
             return None
         with self._reading() as conn:
             row = self._row(conn, game_id)
-            if row.undo_request_seq is None:
+            if row.undo_request_seq is None or row.status != "playing":
                 return None
             since = log.events(conn, game_id, after=row.undo_request_seq - 1)
+        if parse_timestamp(since[0].created_at) + UNDO_WAIT <= self.clock():
+            return None
         request = since[0].payload
         answered = any(e.type == UNDO_ANSWERED and e.payload["seat"] == seat for e in since)
         if request["seat"] == seat or answered:
             return None
         return {"asked_by": request["seat"], "back_to": request["back_to"]}
 
-    def history(self, game_id: str) -> list[Happened]:
-        """Every event of the game as a sentence, in order."""
+    def history(self, game_id: str, seat: int | None = None) -> list[Happened]:
+        """Every event of the game `seat` may be told of (None: a spectator), as a
+        sentence, in order. Another seat's private events (its mail preference) are
+        left out, so look an event up by its seq, not by its place in the list."""
         with self._reading() as conn:
             row = self._row(conn, game_id)
-            return self._happened(conn, get(row.game), game_id, 0, row.head_seq)
+            return self._happened(conn, get(row.game), game_id, 0, row.head_seq, seat)
 
     def seat_links(self, game_id: str) -> list[SeatLink]:
         """Every seat with its current token (derived again from the secret key)."""
@@ -683,7 +963,11 @@ class Service:
             found = rows.seats(conn, game_id)[seat - 1]
         return {
             "mail": found.mail,
-            "vacation_left": row.options["vacation_days"] - found.vacation_days_used,
+            "vacation_left": max(
+                min(row.options["vacation_days"], game_options.MAX_VACATION_DAYS)
+                - found.vacation_days_used,
+                0,
+            ),
             "vacation_until": found.vacation_until,
             "deadline": row.deadline_at if row.turn == seat else None,
         }
@@ -723,12 +1007,24 @@ class Service:
                 "status": row.status,
                 "head_seq": row.head_seq,
                 "head_hash": row.head_hash,
+                # the setup was given by someone (not drawn by the server), so its
+                # creator may know the hidden information
+                "setup_chosen": bool(created.get("setup_chosen", False)),
             },
         }
 
+    def setup_chosen(self, game_id: str) -> bool:
+        """Whether the game's setup was given by someone rather than drawn by the
+        server (so they may know its hidden information)."""
+        with self._reading() as conn:
+            self._row(conn, game_id)
+            created = log.created(conn, game_id)
+        return bool(created.payload.get("setup_chosen", False))
+
     def import_log(self, doc: Mapping[str, Any], actor: str = "import") -> Created:
         """A new game from a log file: every action is checked before anything is
-        stored; an illegal one refuses the whole file, naming the action."""
+        stored; an illegal one refuses the whole file, naming the action. A game
+        whose deal its log could have chosen is marked `setup_chosen`."""
         if not isinstance(doc, Mapping):
             raise BadRequest("a game log is a JSON object")
         try:
@@ -761,8 +1057,11 @@ class Service:
             moves.append((seat, move, state))
             state = rules.perform(state, move)
         chosen = game_options.checked(None)
+        # a deal given in the log, or a seed too short or too regular to hide it
+        # (fewer than 128 random bits), may be known to whoever wrote the log
+        setup_chosen = guessable(setup.get("seed")) or any(k != "seed" for k in setup)
         with self._transaction() as tx:
-            links = self._start(tx, rules, specs, chosen, setup, initial, actor)
+            links = self._start(tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
             for seat, move, before in moves:
                 self._move(tx, rules, [], seat, ACTION_TAKEN, move, before, actor=actor)
         return Created(tx.game_id, tx.head[0], links)
@@ -810,6 +1109,11 @@ class Service:
     # -- the parts of a transaction -----------------------------------------------
 
     def _row(self, conn: Connection, game_id: str, lock: bool = False) -> Row:
+        # An id that is not 1 to 32 lower-case letters and digits (the games.id column;
+        # new ids are 16 of base32) names no game: it never reaches the database
+        # (PostgreSQL refuses a NUL in text), nor the message in full.
+        if not isinstance(game_id, str) or not re.fullmatch(r"[a-z0-9]{1,32}", game_id, re.A):
+            raise NotFound("there is no such game")
         row = rows.game(conn, game_id, lock)
         if row is None:
             raise NotFound(f"there is no game {game_id}")
@@ -848,9 +1152,16 @@ class Service:
         return Stale(expected, row.head_seq, since)
 
     def _happened(
-        self, conn: Connection, rules: Rules, game_id: str, after: int, upto: int
+        self,
+        conn: Connection,
+        rules: Rules,
+        game_id: str,
+        after: int,
+        upto: int,
+        viewer: int | None = None,
     ) -> list[Happened]:
-        """The events after < seq <= upto, each told as a sentence."""
+        """The events after < seq <= upto that `viewer` (a seat, or None for anyone)
+        may be told of, each as a sentence."""
         out = []
         base = max(after, 1)
         folder = states.Folder(rules, base, states.state_at(conn, rules, game_id, base))
@@ -862,6 +1173,8 @@ class Service:
             elif event.seq > 1:
                 folder.push(event)
             after_state = folder.state
+            if not history.visible(event, viewer):
+                continue
             text = history.describe(rules, event, before, after_state)
             closes = event.type in MOVES and (
                 rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
@@ -931,6 +1244,10 @@ class Service:
         payload: dict[str, Any],
         status: str = "pending",
     ) -> None:
+        """An outbox row, recording the seat's holder of now (its token's hash), so
+        that a link in it only ever goes to the holder it was written for."""
+        if seat is not None and "holder" not in payload:
+            payload = {**payload, "holder": rows.holder(tx.conn, tx.game_id, seat)}
         mail = rows.new_mail(tx.game_id, seq, kind, seat, to, payload, self._time())
         tx.mails.append({**mail, "status": status})
 
@@ -939,10 +1256,40 @@ class Service:
         turn mails held for the daily digest, or none but those that always go."""
         if not seat.email or _is_bot(seat):
             return
+        payload = {**payload, "holder": seat.token_sha256}
         if kind in ALWAYS or seat.mail == "every":
             self._mail(tx, seq, kind, seat.seat, seat.email, payload)
         elif seat.mail == "digest":
             self._mail(tx, seq, kind, seat.seat, seat.email, payload, status="held")
+
+    def _former_holders(self, tx: Tx, seats: list[Row]) -> list[dict[str, Any]]:
+        """The people who held a seat of this game and were replaced (by a bot or by
+        another person), once each, leaving out anyone who holds a seat now: the
+        seat, their name and address, and the holder they were (their token's hash)."""
+        if not seats:
+            return []
+        now = {s.email.lower() for s in seats if s.email and not _is_bot(s)}
+        current = {s.seat: None if _is_bot(s) else s.token_sha256 for s in seats}
+        held = []
+        for event in log.events(tx.conn, tx.game_id):
+            if event.type == GAME_CREATED:
+                held += [p for p in event.payload["players"] if p["controller"] == "human"]
+            elif event.type == SEAT_REPLACED and event.payload["controller"] == "human":
+                held.append(event.payload)
+        former: dict[str, dict[str, Any]] = {}
+        for p in held:
+            email = (p.get("email") or "").lower()
+            if email and email not in now and p["token_sha256"] != current.get(p["seat"]):
+                former.setdefault(
+                    email,
+                    {
+                        "seat": p["seat"],
+                        "name": p["name"],
+                        "email": p["email"],
+                        "holder": p["token_sha256"],
+                    },
+                )
+        return list(former.values())
 
     def _mails_after_move(
         self, tx: Tx, rules: Rules, seats: list[Row], seq: int, before: Any, after: Any
@@ -951,6 +1298,8 @@ class Service:
         if to_move is None:
             for seat in seats:
                 self._mail_seat(tx, seq, "game_over", seat, {})
+            for former in self._former_holders(tx, seats):
+                self._mail(tx, seq, "game_over", None, former.pop("email"), former)
             return
         if rules.round(after) > rules.round(before):
             for seat in seats:

@@ -21,6 +21,7 @@ SEAT_REPLACED = "SeatReplaced"
 UNDO_REQUESTED = "UndoRequested"
 UNDO_ANSWERED = "UndoAnswered"
 UNDO_DONE = "UndoDone"
+UNDO_LAPSED = "UndoLapsed"
 MAIL_PREFERENCE = "MailPreferenceChanged"
 VACATION = "VacationStarted"
 
@@ -33,6 +34,7 @@ VERSIONS = {
     UNDO_REQUESTED: 1,
     UNDO_ANSWERED: 1,
     UNDO_DONE: 1,
+    UNDO_LAPSED: 1,
     MAIL_PREFERENCE: 1,
     VACATION: 1,
 }

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select
 
-from .events import GAME_CREATED, GENESIS, VERSIONS, Envelope, event_hash, upcast
+from .events import GAME_CREATED, GENESIS, UNDO_DONE, VERSIONS, Envelope, event_hash, upcast
 from .tables import Event
 
 EVENTS = Event.__table__
@@ -24,6 +24,11 @@ _RANGE = (
 )
 _BY_KEY = select(EVENTS).where(
     EVENTS.c.game_id == bindparam("g"), EVENTS.c.idempotency_key == bindparam("key")
+)
+_UNDOS = (
+    select(EVENTS)
+    .where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.type == UNDO_DONE)
+    .order_by(EVENTS.c.seq)
 )
 _NO_END = 2**31 - 1  # the largest seq an INTEGER column holds
 
@@ -100,6 +105,15 @@ def events(
     if not rows:
         return []
     first = rows[0].payload if rows[0].seq == 1 else created(conn, game_id).payload
+    return [_envelope(row, first) for row in rows]
+
+
+def undos(conn: Connection, game_id: str) -> list[Envelope]:
+    """The game's UndoDone events, in order: what history must not show again."""
+    rows = conn.execute(_UNDOS, {"g": game_id}).all()
+    if not rows:
+        return []
+    first = created(conn, game_id).payload
     return [_envelope(row, first) for row in rows]
 
 

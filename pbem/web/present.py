@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.games.mall.content import load
 from pbem.games.mall.document import mall_of
-from pbem.service import Happened, Service
+from pbem.service import Happened, Service, ServiceError
 
 from .svg import COLOURS, dispenser_svg, mall_svg
 
@@ -51,6 +51,12 @@ def game_page(
     spectator). `changed` marks tiles per seat (the history page)."""
     doc = service.state_at(game_id, seq, seat)
     your_turn = seq is None and seat is not None and doc["turn"] == seat
+    undo = None
+    if seq is None and seat is not None and doc["status"] == "playing":
+        try:
+            undo = {"plan": service.undo_plan(game_id, seat)}
+        except ServiceError as error:
+            undo = {"refused": error.message}
     players = [
         _player(p, doc, seat, your_turn, (changed or {}).get(p["seat"])) for p in doc["players"]
     ]
@@ -68,6 +74,10 @@ def game_page(
         "standings": _standings(players),
         "your_turn": your_turn,
         "palette": COLOURS,
+        "undo": undo,
+        "setup_chosen": service.setup_chosen(game_id),
+        # log sentences of moves an undo took back may name a tile hidden again
+        "censor": service.censor(game_id, seat),
     }
 
 

@@ -133,3 +133,40 @@ def test_several_processes_racing_store_exactly_one_move(service, database_url):
     with service.db.read() as s:
         assert [e.seq for e in log.events(s, created.game_id)] == [1, 2]
     assert service.verify(created.game_id) == []
+
+
+def test_two_seats_racing_with_one_key_never_get_each_others_answer(service):
+    """Seat 1 (to move) and seat 2 (not) send the same key at once, many times: seat
+    1's move is stored once; seat 2 is told it is not its turn, never handed seat
+    1's answer as its own."""
+    from pbem.service import Illegal
+
+    created = two_players(service)
+    game_id, tokens = created.game_id, {1: token(created, 1), 2: token(created, 2)}
+    barrier = threading.Barrier(THREADS)
+    results: list[tuple[int, object]] = []
+    lock = threading.Lock()
+
+    def submit(i: int) -> None:
+        seat = 1 + i % 2
+        barrier.wait()
+        try:
+            answer: object = service.submit_action(game_id, tokens[seat], "money L", 1, "shared")
+        except (Stale, Illegal) as refused:
+            answer = refused
+        with lock:
+            results.append((seat, answer))
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    accepted = [(seat, a) for seat, a in results if isinstance(a, Accepted)]
+    assert {seat for seat, _ in accepted} == {1}
+    assert len({a.head_hash for _, a in accepted}) == 1
+    assert sum(not a.replayed for _, a in accepted) == 1
+    for seat, answer in results:
+        if seat == 2:
+            assert isinstance(answer, Illegal | Stale), answer
+    assert service.state_at(game_id)["seq"] == 2
