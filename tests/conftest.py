@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ProgrammingError
 
 from pbem.config import load_settings
 from pbem.service import Service
@@ -20,6 +23,12 @@ from pbem.store import migrate
 from pbem.store.database import Database
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+
+# Under CI every property and fuzz test draws the same examples, so a red build is
+# one anyone can repeat; elsewhere (and in `make abuse`) they draw new ones.
+hypothesis_settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI") and not os.environ.get("PBEM_ABUSE_FACTOR"):
+    hypothesis_settings.load_profile("ci")
 _numbers = itertools.count()
 
 
@@ -40,9 +49,21 @@ def _drop_postgres_database(url: str) -> None:
     admin = create_engine(
         make_url(PG_URL).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
     )
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
-    admin.dispose()
+    drop = text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)')
+    try:
+        for attempt in range(20):
+            try:
+                with admin.connect() as connection:
+                    connection.execute(drop)
+                return
+            except ProgrammingError:
+                # FORCE may not end a server process of another role (an autovacuum
+                # worker passing by): it is gone a moment later
+                if attempt == 19:
+                    raise
+                time.sleep(0.25)
+    finally:
+        admin.dispose()
 
 
 def _need_postgres() -> None:
