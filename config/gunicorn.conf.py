@@ -1,6 +1,10 @@
 """gunicorn settings for the pbem web app:
 
-    gunicorn -c config/gunicorn.conf.py -w 4 -b 0.0.0.0:8000 'pbem.web.app:create_app()'
+    gunicorn -c "$(python -m pbem.resources)/config/gunicorn.conf.py" -w 4 \
+        -b 0.0.0.0:8000 'pbem.web.app:create_app()'
+
+(`python -m pbem.resources` prints where the shipped data lives: the checkout, or
+pbem/_data/ in an installed wheel.)
 
 The access log hides the token of personal links (/g/ID/TOKEN) and any Authorization
 or Cookie header, whatever access_log_format asks for."""

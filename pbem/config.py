@@ -1,5 +1,6 @@
 """Settings: `config/defaults.toml`, then an instance file, then PBEM_* environment
-variables; one frozen object built once by the composition root and passed down."""
+variables; one frozen object built once by the composition root and passed down.
+The instance folder is PBEM_INSTANCE_DIR, else `instance/` in the current directory."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-PROJECT = Path(__file__).resolve().parent.parent
-DEFAULTS = PROJECT / "config" / "defaults.toml"
+from pbem import resources
+
+PROJECT = resources.CHECKOUT  # the repository's root, for tools run from a checkout
+DEFAULTS = resources.CONFIG / "defaults.toml"
 DEV_SECRET_KEY = "dev-only-not-secret"
 
 
@@ -79,13 +82,13 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
     keyword overrides (for tests)."""
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = tomllib.loads(DEFAULTS.read_text(encoding="utf-8"))
-    instance = Path(environ.get("PBEM_INSTANCE_DIR", PROJECT / "instance"))
+    instance = Path(environ.get("PBEM_INSTANCE_DIR") or Path.cwd() / "instance").absolute()
     instance_file = Path(environ.get("PBEM_INSTANCE_FILE", instance / "pbem.toml"))
     if instance_file.exists():
         values.update(tomllib.loads(instance_file.read_text(encoding="utf-8")))
     elif "PBEM_INSTANCE_FILE" in environ:
         raise ConfigError(f"PBEM_INSTANCE_FILE: {instance_file} does not exist")
-    kinds = {f.name: f.type for f in fields(Settings)}
+    kinds = {f.name: str(f.type) for f in fields(Settings)}  # annotations are strings here
     for name in kinds:
         key = f"PBEM_{name.upper()}"
         if key in environ:

@@ -17,7 +17,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from sqlalchemy import Row
 
-from pbem.config import PROJECT, Settings
+from pbem import resources
+from pbem.config import Settings
 from pbem.service import Happened, Service
 from pbem.service.addresses import checked_address
 from pbem.service.tokens import seat_url, token_hash
@@ -25,7 +26,7 @@ from pbem.store.events import ACTION_TAKEN, TURN_TIMED_OUT, UNDO_DONE
 
 from .replyto import reply_address
 
-TEMPLATES = PROJECT / "templates"
+TEMPLATES = resources.TEMPLATES
 SHORT_NOTATION = "money L, build L2 at 1,3, attraction haunted-hotel at -1,2 mirror, pass"
 TURN_PLAYED = (ACTION_TAKEN, TURN_TIMED_OUT, UNDO_DONE)  # events that end a turn mail's turn
 FOR_FORMER_HOLDERS = ("game_over", "timed_out")  # what still goes once a seat changed hands

@@ -11,12 +11,12 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from pbem.config import PROJECT
+from pbem import resources
 
 from .database import Database
 from .tables import SQLModel
 
-SCRIPTS = PROJECT / "migrations"
+SCRIPTS = resources.MIGRATIONS
 
 
 def alembic_config(database: Database) -> Config:
@@ -40,7 +40,8 @@ def differences(database: Database) -> list[Any]:
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "render_as_batch": True}
         )
-        return compare_metadata(context, SQLModel.metadata)
+        found: list[Any] = compare_metadata(context, SQLModel.metadata)
+        return found
 
 
 def current_revision(database: Database) -> str | None:

@@ -3,6 +3,11 @@ PostgreSQL, and the database itself refuses to change or delete an event."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
@@ -11,6 +16,8 @@ from pbem.store import migrate
 from pbem.store.database import Database
 
 from support import two_players
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_migrations_create_exactly_what_the_models_declare(database):
@@ -41,3 +48,15 @@ def test_the_database_refuses_to_update_or_delete_an_event(service, statement):
     two_players(service)
     with pytest.raises(DatabaseError, match="events are never"), service.db.write() as s:
         s.connection().execute(text(statement))
+
+
+def test_the_developers_alembic_config_works_from_any_folder(tmp_path):
+    heads = subprocess.run(
+        [sys.executable, "-m", "alembic", "-c", ROOT / "alembic.ini", "heads"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PBEM_INSTANCE_DIR": str(tmp_path)},
+    )
+    assert heads.returncode == 0, heads.stderr
+    assert heads.stdout.split() == ["0002", "(head)"]

@@ -3,9 +3,11 @@ secret has a usable default outside dev mode."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from pbem.config import DEV_SECRET_KEY, ConfigError, load_settings
+from pbem.config import DEFAULTS, DEV_SECRET_KEY, ConfigError, load_settings
 
 
 def test_defaults_come_from_the_config_folder(tmp_path):
@@ -51,3 +53,30 @@ def test_the_secret_key_has_a_default_only_in_dev_mode(tmp_path):
         load_settings(base).signing_key()
     assert load_settings({**base, "PBEM_DEV": "1"}).signing_key() == DEV_SECRET_KEY.encode()
     assert load_settings({**base, "PBEM_SECRET_KEY": "s3"}).signing_key() == b"s3"
+
+
+def test_the_instance_folder_is_the_current_directorys_unless_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings({})
+    assert settings.instance_dir == tmp_path / "instance"
+    assert settings.database_url == f"sqlite:///{tmp_path}/instance/pbem.sqlite3"
+    named = tmp_path / "elsewhere"
+    assert load_settings({"PBEM_INSTANCE_DIR": str(named)}).instance_dir == named
+
+
+def test_the_instance_file_is_read_from_the_current_directorys_instance(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "instance").mkdir()
+    (tmp_path / "instance" / "pbem.toml").write_text('mail_domain = "mall.example"\n')
+    assert load_settings({}).mail_domain == "mall.example"
+
+
+def test_a_checkout_reads_its_data_from_the_top_level_folders():
+    from pbem import resources
+
+    checkout = Path(__file__).resolve().parents[2]
+    assert checkout / "templates" == resources.TEMPLATES
+    assert checkout / "static" == resources.STATIC
+    assert checkout / "migrations" == resources.MIGRATIONS
+    assert checkout / "config" == resources.CONFIG
+    assert checkout / "config" / "defaults.toml" == DEFAULTS
