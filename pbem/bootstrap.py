@@ -1,5 +1,7 @@
-"""The composition root: settings, database and service, built once for the web app,
-the worker, the command line and the tests alike."""
+"""The composition root: everything a process runs on — settings, database, service
+with its notifier, outbox, inbound mail handler, seat sessions and the Celery app —
+built once, here, for the web app, the worker, the scheduler, the command line and
+the tests alike. Nothing below the entry points imports this module."""
 
 from __future__ import annotations
 
@@ -9,9 +11,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem.config import Settings, load_settings
+from pbem.mail.inbound import Inbound
 from pbem.service import Service
 from pbem.service.outbox import Outbox
+from pbem.service.service import Notice
+from pbem.service.sessions import SeatSessions
 from pbem.store.database import Database
+from worker.app import PbemCelery, celery_app, notifier
 
 
 def now() -> datetime:
@@ -20,10 +26,16 @@ def now() -> datetime:
 
 @dataclass(frozen=True)
 class Parts:
+    """One process's parts. `celery` is None when no broker is configured: then the
+    service tells nobody after a commit and the work waits for a sweep."""
+
     settings: Settings
     database: Database
     service: Service
     outbox: Outbox
+    inbound: Inbound
+    sessions: SeatSessions
+    celery: PbemCelery | None
 
 
 def build(settings: Settings | None = None, clock: Callable[[], datetime] | None = None) -> Parts:
@@ -35,4 +47,19 @@ def build(settings: Settings | None = None, clock: Callable[[], datetime] | None
         )
     database = Database(settings.database_url, synchronous=settings.sqlite_synchronous)
     clock = clock or now
-    return Parts(settings, database, Service(database, settings, clock), Outbox(database, clock))
+    built: list[Parts] = []  # the Celery app's tasks run on these parts, once built
+    celery = celery_app(settings, lambda: built[0]) if settings.broker_url else None
+    notify: Callable[[Notice], None] | None = notifier(celery) if celery else None
+    service = Service(database, settings, clock, notify=notify)
+    outbox = Outbox(database, clock)
+    parts = Parts(
+        settings=settings,
+        database=database,
+        service=service,
+        outbox=outbox,
+        inbound=Inbound(service, outbox, settings, clock),
+        sessions=SeatSessions(database, settings.signing_key(), clock),
+        celery=celery,
+    )
+    built.append(parts)
+    return parts

@@ -1,22 +1,57 @@
-"""The Celery app, made inside the Flask app so that tasks run in its app context
-(Flask's `celery_init_app` pattern), on the broker the settings name: a folder on
-disk by default (no server), Redis at scale."""
+"""The Celery app, built from the settings alone (no Flask), on the broker they name:
+a folder on disk by default (no server), Redis at scale. The composition root of the
+process (pbem.bootstrap) hands it the parts its tasks run on."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from celery import Celery, Task
-from flask import Flask
+from celery import Celery
 
 from pbem.config import Settings
+from pbem.service import Service
+from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 
 log = logging.getLogger(__name__)
 
 DELIVER, PLAY_BOT, TIME_OUT = "pbem.deliver", "pbem.play_bot", "pbem.time_out"
+
+
+class WorkerParts(Protocol):
+    """What the tasks and the scheduler take from the composition root."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def service(self) -> Service: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
+
+
+class PbemCelery(Celery):
+    """The Celery app of one process, with the parts its tasks run on."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        parts: Callable[[], WorkerParts] | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(options.pop("main", "pbem"), **options)
+        if settings is not None:
+            self.config_from_object(celery_config(settings))
+        self._parts = parts
+
+    def parts(self) -> WorkerParts:
+        """The parts of this process (built by pbem.bootstrap)."""
+        if self._parts is None:
+            raise RuntimeError("this Celery app was not built by pbem.bootstrap: it has no parts")
+        return self._parts()
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:
@@ -44,18 +79,10 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     return config
 
 
-def celery_init_app(app: Flask, settings: Settings) -> Celery:
-    """The Celery app whose tasks run inside `app`'s app context."""
-
-    class FlaskTask(Task):
-        def __call__(self, *args: object, **kwargs: object) -> object:
-            with app.app_context():
-                return self.run(*args, **kwargs)
-
-    celery = Celery(app.name, task_cls=FlaskTask)
-    celery.config_from_object(celery_config(settings))
+def celery_app(settings: Settings, parts: Callable[[], WorkerParts] | None = None) -> PbemCelery:
+    """The Celery app on the settings' broker; its tasks run on `parts()`."""
+    celery = PbemCelery(settings, parts)
     celery.set_default()
-    app.extensions["celery"] = celery
     return celery
 
 
@@ -74,10 +101,3 @@ def notifier(celery: Celery) -> Callable[[Notice], None]:
             log.warning("could not queue the work of game %s: %s", notice.game_id, error)
 
     return notify
-
-
-def make_celery(app: Flask | None = None) -> Celery:
-    """The worker's Celery app, over a Flask app built from the settings."""
-    from pbem.web.app import create_app
-
-    return (app or create_app()).extensions["celery"]

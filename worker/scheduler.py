@@ -9,10 +9,9 @@ import logging
 from apscheduler.schedulers.blocking import BlockingScheduler
 from celery import Celery
 
-from pbem.bootstrap import Parts
 from pbem.service.sweep import Sweeper, Work
 
-from .app import DELIVER, PLAY_BOT, TIME_OUT
+from .app import DELIVER, PLAY_BOT, TIME_OUT, WorkerParts
 
 log = logging.getLogger(__name__)
 BATCH = 20  # mails per delivery task: one SMTP connection, one broker message
@@ -57,7 +56,7 @@ def make_digests(celery: Celery, sweeper: Sweeper) -> None:
         log.exception("making the digests failed")
 
 
-def run(parts: Parts, celery: Celery) -> None:
+def run(parts: WorkerParts, celery: Celery) -> None:
     """Sweep every `sweep_seconds`, and make the digests daily at `digest_hour`,
     until stopped."""
     sweeper = Sweeper(parts.service, parts.outbox, parts.service.clock)

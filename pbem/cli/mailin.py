@@ -17,11 +17,9 @@ EX_NOUSER, EX_TEMPFAIL = 67, 75  # sysexits.h: the mail server bounces, or tries
 
 
 def _handler() -> Inbound:
-    from pbem.web.app import create_app
-
-    parts = checked_parts()
-    create_app(parts)  # wires the broker, so answers go out at once
-    return Inbound(parts.service, parts.outbox, parts.settings, parts.service.clock)
+    """The inbound handler of this process (its answers go to the broker at once
+    when one is configured)."""
+    return checked_parts().inbound
 
 
 @click.command()
@@ -74,10 +72,11 @@ def imap_poll(
     from pbem.mail.imap import poll
 
     handler = _handler()
+    passing: tuple[type[BaseException], ...] = (*TEMPORARY, OSError, IMAP4.error)
     while True:
         try:
             count = poll(handler, host, port, user, password, folder, ssl)
-        except (*TEMPORARY, OSError, IMAP4.error) as error:  # retried at the next poll
+        except passing as error:  # retried at the next poll
             click.echo(f"not polled now: {type(error).__name__}: {error}", err=True)
             if once:
                 sys.exit(EX_TEMPFAIL)

@@ -12,11 +12,21 @@ from urllib.parse import urlsplit
 
 import click
 
-from pbem.bootstrap import build
+from pbem.bootstrap import Parts, build
 from pbem.config import load_settings
 from pbem.store import migrate
+from worker.app import PbemCelery
 
 from .parts import checked_parts
+
+
+def _celery(parts: Parts) -> PbemCelery:
+    """The process's Celery app, or a readable refusal when no broker is set."""
+    if parts.celery is None:
+        raise click.ClickException(
+            "no broker: set PBEM_BROKER_URL (filesystem:// for one machine, redis://... at scale)"
+        )
+    return parts.celery
 
 
 @click.command()
@@ -24,11 +34,7 @@ from .parts import checked_parts
 @click.option("--loglevel", default="INFO", show_default=True)
 def worker(concurrency: int, loglevel: str) -> None:
     """Run a Celery worker: mail delivery, bot turns, timeouts."""
-    from pbem.web.app import create_app
-
-    checked_parts()
-    celery = create_app().extensions["celery"]
-    celery.worker_main(
+    _celery(checked_parts()).worker_main(
         [
             "worker",
             f"--concurrency={concurrency}",
@@ -44,13 +50,12 @@ def worker(concurrency: int, loglevel: str) -> None:
 def scheduler() -> None:
     """Run the scheduler (exactly one per installation): sweeps deadlines,
     reminders, bot turns and the outbox, and hands the work to the workers."""
-    from pbem.web.app import create_app
     from worker import scheduler as schedule
 
     parts = checked_parts()
-    app = create_app(parts)
+    celery = _celery(parts)
     click.echo(f"pbem scheduler: sweeping every {parts.settings.sweep_seconds} s")
-    schedule.run(parts, app.extensions["celery"])
+    schedule.run(parts, celery)
 
 
 @click.command(name="mail-catcher")

@@ -1,5 +1,6 @@
-"""The Flask app factory: the composition root's parts, CSRF on every form, one
-blueprint per feature, and errors as JSON for the API and as pages elsewhere."""
+"""The Flask app factory: the web over the composition root's parts (pbem.bootstrap
+builds them, this module only reads them), CSRF on every form, one blueprint per
+feature, and errors as JSON for the API and as pages elsewhere."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ import re
 from datetime import timedelta
 
 from flask import Flask, Response, abort, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from pbem import resources
 from pbem.bootstrap import Parts, build
-from pbem.config import PROJECT
 from pbem.service import ServiceError
 from pbem.service.sessions import SeatSessions
 
@@ -49,8 +51,8 @@ def create_app(parts: Parts | None = None) -> Flask:
     parts = parts or build()
     app = Flask(
         __name__,
-        template_folder=str(PROJECT / "templates"),
-        static_folder=str(PROJECT / "static"),
+        template_folder=str(resources.TEMPLATES),
+        static_folder=str(resources.STATIC),
     )
     key = hmac.new(parts.settings.signing_key(), b"flask session", hashlib.sha256).hexdigest()
     app.config.update(
@@ -63,18 +65,11 @@ def create_app(parts: Parts | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1_000_000,
     )
     app.extensions["pbem"] = parts
-    app.extensions["pbem.sessions"] = SeatSessions(
-        parts.database, parts.settings.signing_key(), parts.service.clock
-    )
     if parts.settings.trusted_proxies:
         # The client is the address the nearest trusted proxy saw; with no proxy, a
         # client's own X-Forwarded-For is never read.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=parts.settings.trusted_proxies)  # type: ignore[method-assign]
     csrf.init_app(app)
-    if parts.settings.broker_url:
-        from worker.app import celery_init_app, notifier
-
-        parts.service.notify = notifier(celery_init_app(app, parts.settings))
 
     from . import api, dev, games, inbound, mine, play
 
@@ -102,11 +97,13 @@ def create_app(parts: Parts | None = None) -> Flask:
         return _refusal(message, None, 400)
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Response | tuple:
+    def http_error(error: HTTPException) -> ResponseReturnValue:
         if error.code is None or error.code < 400:
             return error.get_response()  # a redirect raised as an exception
         given = error.description != type(error).description  # abort(code, "why")
-        message = error.description if given else WORDS.get(error.code, error.name.lower())
+        message = WORDS.get(error.code, error.name.lower())
+        if given and error.description:
+            message = error.description
         if error.code == 429:  # the description is the limit that was reached
             message = f"too many requests from here ({error.description}); try again later"
         answer = _refusal(message, None, error.code)
@@ -189,4 +186,4 @@ def parts() -> Parts:
 
 def seat_sessions() -> SeatSessions:
     """The browsers' seat sessions of the running app."""
-    return current_app.extensions["pbem.sessions"]
+    return parts().sessions

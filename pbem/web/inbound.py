@@ -10,7 +10,7 @@ import hmac
 
 from flask import Blueprint, request
 
-from pbem.mail.inbound import MAX_BYTES, TEMPORARY, Inbound
+from pbem.mail.inbound import MAX_BYTES, TEMPORARY
 
 from .app import parts
 
@@ -27,10 +27,9 @@ def receive() -> tuple:
     raw = request.get_data(cache=False)
     if len(raw) > MAX_BYTES:
         return {"error": f"a mail is at most {MAX_BYTES} bytes", "detail": None}, 413
-    p = parts()
     recipient = request.headers.get("X-Envelope-To")
     try:
-        handled = Inbound(p.service, p.outbox, p.settings, p.service.clock).handle(raw, recipient)
+        handled = parts().inbound.handle(raw, recipient)
     except TEMPORARY:
         busy = {"error": "the mail cannot be handled now; send it again later", "detail": None}
         return busy, 503, {"Retry-After": RETRY_AFTER}

@@ -32,7 +32,6 @@ from pbem.service.sweep import Sweeper
 from pbem.service.tokens import token_hash
 from pbem.store.events import timestamp
 from pbem.store.tables import Outbox
-from pbem.web.app import create_app
 from worker.app import DELIVER
 from worker.scheduler import hand_out
 
@@ -96,7 +95,7 @@ def _redis_for(worker_id: str) -> str:
 
 @pytest.fixture(params=["disk broker", "redis"])
 def stack(request, database_url, tmp_path, worker_id):
-    """This process as the web app (the service, with the broker wired), a real
+    """This process as the web app would be (the service, with the broker wired), a real
     worker process, and the SMTP server."""
     if request.param == "redis":
         if not REDIS_URL:
@@ -125,7 +124,6 @@ def stack(request, database_url, tmp_path, worker_id):
         import redis
 
         redis.Redis.from_url(broker).flushdb()
-    app = create_app(parts)
     workers: list[subprocess.Popen] = []
 
     def start_worker() -> subprocess.Popen:
@@ -148,7 +146,7 @@ def stack(request, database_url, tmp_path, worker_id):
         return process
 
     stack = type("Stack", (), {})()
-    stack.parts, stack.mailbox, stack.celery = parts, mailbox, app.extensions["celery"]
+    stack.parts, stack.mailbox, stack.celery = parts, mailbox, parts.celery
     stack.start_worker = start_worker
     yield stack
     for process in workers:
@@ -251,6 +249,7 @@ def test_smtp_refusing_for_a_while_then_accepting_delivers_everything_once(stack
     assert ann == ["invitation", "your_turn"]  # in the order they were written
 
 
+@pytest.mark.slow  # two worker processes, one killed mid-delivery
 def test_a_worker_killed_while_delivering_loses_nothing(stack):
     stack.mailbox.hold.clear()  # the server sits on the first message
     first_worker = stack.start_worker()
