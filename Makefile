@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test abuse lint bench clean
+.PHONY: run test test-fast abuse lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,9 @@ test: $(STAMP)  ## lint, then the whole test suite
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -n auto
+
+test-fast: $(STAMP)  ## the suite without the tests marked slow
+	$(BIN)/pytest -n auto -m "not slow"
 
 abuse: $(STAMP)  ## the abuse suite's long series: 20 times the examples, new ones each run
 	PBEM_ABUSE_FACTOR=20 $(BIN)/pytest -n auto tests/security

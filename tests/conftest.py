@@ -32,6 +32,13 @@ if os.environ.get("CI") and not os.environ.get("PBEM_ABUSE_FACTOR"):
 _numbers = itertools.count()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # `pytest -m "not slow"` is the quick loop; CI and `make test` still run every test.
+    config.addinivalue_line(
+        "markers", "slow: takes more than about 5 seconds alone (deselect: -m 'not slow')"
+    )
+
+
 def _postgres_database(worker: str) -> str:
     """A new, empty database on the test server; its URL."""
     base = make_url(PG_URL).set(drivername="postgresql+psycopg")

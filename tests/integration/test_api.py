@@ -105,7 +105,9 @@ def test_submitting_answers_201_409_and_422_as_the_contract_says(web):
     )
     assert stale.status_code == 409
     assert stale.json["detail"]["head_seq"] == 2
-    assert stale.json["detail"]["since"][0]["text"].startswith("seat 1 played build L1 at 0,2")
+    assert stale.json["detail"]["since"][0]["text"] == (
+        "seat 1 played build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01"
+    )
     illegal = client.post(
         url,
         json={"action": {"type": "build", "slot": "L4", "x": 9, "y": 9}, "expected_seq": 2},

@@ -64,7 +64,8 @@ def test_create_play_show_and_refusals(pbem):
     assert stale.startswith("refused: the game has moved on: you saw seq 1, it is now at seq 2")
     doc = json.loads(pbem("game", "show", game_id, "--json", "--token", tokens[1]))
     assert (doc["seq"], doc["turn"], doc["players"][0]["money"]) == (2, 2, 4)
-    assert doc["players"][0]["secret"] is not None and doc["players"][1]["secret"] is None
+    ann_secret = setup(["Ann", "Ben"], seed="cli game").player(1).secret  # Ann's own card
+    assert doc["players"][0]["secret"] == ann_secret and doc["players"][1]["secret"] is None
     shown = pbem("game", "show", game_id, "--history")
     assert f"   2  seat 1 played money L; takes {first} as money; gains 1 note" in shown
     assert pbem("game", "list").startswith(f"{game_id}  mall  playing   round 1  seat 2 to move")

@@ -37,9 +37,10 @@ def test_a_reply_from_each_mail_program_plays_its_first_line(table, fixture, sea
     handled = table.inbound.handle(table.mail(fixture, "money L", seat))
     assert handled.status == "accepted", handled.detail
     history = table.parts.service.history(table.game)
-    assert history[-1].text.startswith(f"seat {seat} played money L")
+    # SHORT deals Y01 to L1, under no other food: 1 note, none from the bank
+    assert history[-1].text == f"seat {seat} played money L; takes Y01 as money; gains 1 note"
     (answer,) = table.answers()
-    assert answer.payload["lines"][0].startswith("Played: money L; takes")
+    assert answer.payload["lines"][0] == "Played: money L; takes Y01 as money; gains 1 note."
     assert answer.to_address == ("ann@example.com" if seat == 1 else "ben@example.com")
 
 
@@ -70,8 +71,11 @@ def test_an_illegal_move_is_answered_with_the_rule_and_the_legal_actions(table):
     assert (
         lines[0] == '"build L4 at 7,7" is not legal: (7,7) would float: nothing below supports it.'
     )
-    assert "Your legal actions now:" in lines
-    assert any(line.startswith("  money L  (takes") for line in lines)
+    first = lines.index("Your legal actions now:") + 1
+    assert lines[first : first + 2] == [  # SHORT deals Y01 to L1 and Y02 to R1
+        "  money L  (takes Y01 as money; gains 1 note)",
+        "  money R  (takes Y02 as money; gains 1 note)",
+    ]
     assert table.seq() == 1
 
 
@@ -91,8 +95,8 @@ def test_a_reply_to_a_mail_the_game_has_moved_past_is_stale(table):
     assert handled.status == "stale"
     lines = table.answers()[0].payload["lines"]
     assert lines[0] == "The game moved on since the mail you answered, so your move was not played:"
-    assert lines[1].startswith("  seq 2: seat 1 played money L")
-    assert lines[2].startswith("  seq 3: seat 2 played money R")
+    assert lines[1] == "  seq 2: seat 1 played money L; takes Y01 as money; gains 1 note"
+    assert lines[2] == "  seq 3: seat 2 played money R; takes Y02 as money; gains 1 note"
     assert "Your legal actions now:" in lines
     assert table.seq() == 3
 

@@ -157,8 +157,9 @@ def test_money_is_legal_only_when_row_1_of_the_column_holds_a_tile():
     """Section 5: take money is legal when that column's row 1 holds a tile."""
     state = dealt(["Y01", "B01", "G01", "R01"])
     assert state.dispenser[1] == (None, None, None, None)
-    assert "money L" in legal_texts(state)
-    assert "money R" not in legal_texts(state)
+    # column L full, column R empty: money L and L1-L4 on (0,2) or (1,2), nothing from R
+    builds = [f"build L{row} at {x},2" for row in range(1, 5) for x in (0, 1)]
+    assert legal_texts(state) == ["money L", *builds]
     with pytest.raises(IllegalAction, match="column R"):
         apply(state, Money("R"))
 

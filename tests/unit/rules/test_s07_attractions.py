@@ -252,8 +252,12 @@ def test_a_platform_over_empty_space_opens_a_new_column():
     """Section 7: the mirrored arena's platforms (2,6) and (3,6) overhang x=2 and x=3; M1.1 walks
     M1 -> B02 -> B04 -> arena (0) -> (3,7), so the new store takes it."""
     state = position(arena_overhang(), left=["Y09"])
-    assert "build L1 at 2,7" in legal_texts(state)
-    assert "build L1 at 3,7" in legal_texts(state)
+    # (0,4) over B03 and the two platforms' upper cells; (1,6) stands on an X cell
+    assert [t for t in legal_texts(state) if t.startswith("build L1 ")] == [
+        "build L1 at 0,4",
+        "build L1 at 2,7",
+        "build L1 at 3,7",
+    ]
     state = play(state, "build L1 at 3,7")
     assert customer(state, 1, "M1.1") == ("Y09", True)
 
