@@ -8,13 +8,13 @@ from .base import Game, IllegalAction, NotationError, SetupError
 def get(name: str) -> Game:
     """The game registered under `name`; raises KeyError for an unknown one."""
     if name == "mall":
-        from .mall.game import GAME
+        from .mall.game import GAME as MALL
 
-        return GAME
+        return MALL
     if name == "nim":
-        from .nim import GAME
+        from .nim import GAME as NIM
 
-        return GAME
+        return NIM
     raise KeyError(f"unknown game {name!r}")
 
 

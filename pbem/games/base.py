@@ -75,7 +75,9 @@ class Game(Protocol):
     def narrate(self, before: Any, action: Any, after: Any) -> str:
         """One line on what a canonical action did, for logs, mails and pages."""
 
-    def public_setup(self, setup: Mapping[str, Any], state: Any, seat: int | None) -> dict:
+    def public_setup(
+        self, setup: Mapping[str, Any], state: Any, seat: int | None
+    ) -> dict[str, Any]:
         """The log file's `setup` part as the viewer may see it in `state`."""
 
     def reveals(self, before: Any, after: Any) -> bool:

@@ -84,6 +84,8 @@ class Nim:
         return action
 
     def perform(self, state: NimState, action: Take) -> NimState:
+        if state.turn is None:
+            raise IllegalAction("the game is over")
         pile = state.pile - action.count
         if pile == 0:
             return replace(state, pile=0, turn=None, winner=state.turn)
@@ -137,7 +139,9 @@ class Nim:
     def narrate(self, before: NimState, action: Take, after: NimState) -> str:
         return f"take {action.count}; {after.pile} left"
 
-    def public_setup(self, setup: Mapping[str, Any], state: NimState, seat: int | None) -> dict:
+    def public_setup(
+        self, setup: Mapping[str, Any], state: NimState, seat: int | None
+    ) -> dict[str, Any]:
         return dict(setup)
 
     def reveals(self, before: NimState, after: NimState) -> bool:

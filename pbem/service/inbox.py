@@ -8,22 +8,22 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from sqlalchemy import Connection, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from pbem.store.database import Database
 from pbem.store.events import timestamp
-from pbem.store.tables import InboundMail
+from pbem.store.tables import InboundMail, core_table
 
 from . import rows
 
-INBOUND = InboundMail.__table__
+INBOUND = core_table(InboundMail)
 OUTBOX = rows.OUTBOX
 PER_SENDER_PER_HOUR = 30  # mails from one address acted on in an hour
 ANSWERS_PER_HOUR = 30  # answers to one address in an hour, besides one note of the limit
-TOO_MANY = "too many"  # the status of that note, and the outcome of a mail over the limit
+TOO_MANY: Final = "too many"  # the status of that note, and the outcome of a mail over the limit
 IN_HAND = timedelta(minutes=5)  # how long a handler may take before another one takes over
 HOUR = timedelta(hours=1)
 _LOCK = 7_348_190_015  # PostgreSQL advisory lock: one ledger decision at a time

@@ -25,7 +25,7 @@ def check(conn: Connection, addresses: Iterable[str], now: datetime) -> None:
     if not wanted:
         return
     address = func.lower(OUTBOX.c.to_address)
-    sent = dict(
+    sent: dict[str, int] = dict(
         conn.execute(
             select(address, func.count())
             .where(

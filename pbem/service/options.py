@@ -66,7 +66,11 @@ def checked(options: Mapping[str, Any] | None) -> dict[str, Any]:
 def checked_reminder(hours: Any) -> float:
     """One reminder's hours before the deadline, as stored; ValueError when it is not
     a number of hours within the bounds (a game stored before they existed)."""
-    if _not_number(hours) or not 0 < hours <= MAX_HOURS_PER_TURN:
+    if (
+        not isinstance(hours, int | float)
+        or _not_number(hours)
+        or not 0 < hours <= MAX_HOURS_PER_TURN
+    ):
         raise ValueError(f"a reminder of {hours!r} hours is out of bounds")
     return hours
 

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, func, or_, select, update
+from sqlalchemy import and_, bindparam, func, or_, select, update
 
 from pbem.store.database import Database
 from pbem.store.events import timestamp
 
 from . import rows
 from .addresses import NotAnAddress, checked_address
+from .rows import Record
 
 OUTBOX = rows.OUTBOX
 MAX_ATTEMPTS = 8
@@ -60,7 +62,7 @@ class Outbox:
     def _now(self) -> str:
         return timestamp(self.clock())
 
-    def get(self, row_id: int) -> Row | None:
+    def get(self, row_id: int) -> Record | None:
         with self.db.reading() as conn:
             return conn.execute(_ROW, {"id": row_id}).first()
 
@@ -93,7 +95,7 @@ class Outbox:
                 )
             return list(due)
 
-    def claim(self, row_id: int, message_id: Callable[[], str]) -> Row | None:
+    def claim(self, row_id: int, message_id: Callable[[], str]) -> Record | None:
         """The row, ready to send: it was pending; now it is sending under a lease,
         its Message-ID stored (a new one only the first time), its attempt counted.
         None when it is not pending (sent, being sent, given up), when it has had
@@ -140,6 +142,8 @@ class Outbox:
         """A failed attempt: pending again after a backoff, or failed for good after
         MAX_ATTEMPTS (or at once when trying again cannot help). Returns the status."""
         row = self.get(row_id)
+        if row is None:
+            raise LookupError(f"there is no outbox row {row_id}")
         if permanent or row.attempts >= MAX_ATTEMPTS:
             self._set(row_id, status="failed", last_error=error[:2000])
             return "failed"
@@ -153,12 +157,13 @@ class Outbox:
         return None if row is None else row.status
 
     def _set(self, row_id: int, **values: object) -> None:
-        if isinstance(values.get("last_error"), str):  # no NUL in a text column
-            values["last_error"] = values["last_error"].replace("\x00", "\\x00")[:2000]
+        last_error = values.get("last_error")
+        if isinstance(last_error, str):  # no NUL in a text column
+            values["last_error"] = last_error.replace("\x00", "\\x00")[:2000]
         with self.db.writing() as conn:
             conn.execute(update(OUTBOX).where(OUTBOX.c.id == row_id).values(values))
 
-    def failures(self) -> list[Row]:
+    def failures(self) -> list[Record]:
         """Rows given up on, for people to look at (`pbem mail failures`)."""
         with self.db.reading() as conn:
             query = select(OUTBOX).where(OUTBOX.c.status == "failed").order_by(OUTBOX.c.id)
@@ -175,7 +180,7 @@ class Outbox:
                 .order_by(OUTBOX.c.id)
                 .with_for_update()
             ).all()
-            games: dict[str, list[list]] = {}
+            games: dict[str, list[list[Any]]] = {}
             for row in held:
                 pair = [row.game_id, row.seat]
                 if pair not in games.setdefault(row.to_address, []):
@@ -189,7 +194,7 @@ class Outbox:
                 conn.execute(update(OUTBOX).where(OUTBOX.c.id.in_(ids)).values(status="digested"))
             return rows.add_mails(conn, digests)
 
-    def answer(self, game_id: str, seat: int, to: str, payload: dict) -> int:
+    def answer(self, game_id: str, seat: int, to: str, payload: dict[str, Any]) -> int:
         """Queue the answer to a player's mail, for the seat's holder of now (a link
         in it is only for them); its row id. An address no mail can be built for
         gets a row that is failed at once, saying why."""

@@ -3,13 +3,16 @@ Core statements (the hot path of every move)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy import Connection, Row, bindparam, insert, select
 
-from pbem.store.tables import Game, Outbox, Seat
+from pbem.store.tables import Game, Outbox, Seat, core_table
 
-GAMES, SEATS, OUTBOX = Game.__table__, Seat.__table__, Outbox.__table__
+# A row read through Core: its columns by attribute, however many the query selects.
+Record: TypeAlias = "Row[*tuple[Any, ...]]"
+
+GAMES, SEATS, OUTBOX = core_table(Game), core_table(Seat), core_table(Outbox)
 _GAME = select(*(c for c in GAMES.c if c.name != "state")).where(GAMES.c.id == bindparam("g"))
 _GAME_LOCKED = _GAME.with_for_update()
 _SEATS = select(SEATS).where(SEATS.c.game_id == bindparam("g")).order_by(SEATS.c.seat)
@@ -23,16 +26,16 @@ _TOKEN_ELSEWHERE = select(SEATS.c.game_id).where(
 )
 
 
-def game(conn: Connection, game_id: str, lock: bool = False) -> Row | None:
+def game(conn: Connection, game_id: str, lock: bool = False) -> Record | None:
     """The game's row (without its state); `lock` serialises this game's writers."""
     return conn.execute(_GAME_LOCKED if lock else _GAME, {"g": game_id}).first()
 
 
-def seats(conn: Connection, game_id: str) -> list[Row]:
+def seats(conn: Connection, game_id: str) -> list[Record]:
     return list(conn.execute(_SEATS, {"g": game_id}).all())
 
 
-def games(conn: Connection) -> list[Row]:
+def games(conn: Connection) -> list[Record]:
     return list(conn.execute(_ALL_GAMES).all())
 
 
@@ -78,7 +81,8 @@ def holder(conn: Connection, game_id: str, seat: int) -> str | None:
     found = conn.execute(_HOLDER, {"g": game_id, "s": seat}).first()
     if found is None or found.controller != "human":
         return None
-    return found.token_sha256
+    digest: str = found.token_sha256
+    return digest
 
 
 def mail_exists(conn: Connection, mail: dict[str, Any]) -> bool:

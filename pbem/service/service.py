@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Row
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from pbem.config import Settings
@@ -61,6 +61,7 @@ from .errors import (
     SeatLink,
     Stale,
 )
+from .rows import Record
 from .seeds import guessable
 from .tokens import new_nonce, seat_token, token_hash
 
@@ -99,7 +100,8 @@ class Tx:
 @dataclass(frozen=True)
 class Notice:
     """What a committed command leaves for the workers: mails to send, a bot to
-    move. Told to `Service.notify` after the commit (the sweeps find it anyway)."""
+    move. Told, after the commit, to the notifier the service was built with (the
+    composition root's; the sweeps find the same work anyway)."""
 
     game_id: str
     mail_ids: tuple[int, ...]
@@ -131,8 +133,9 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _is_bot(seat: Row) -> bool:
-    return seat.controller.startswith(BOT)
+def _is_bot(seat: Record) -> bool:
+    controller: str = seat.controller
+    return controller.startswith(BOT)
 
 
 def _checked_key(key: object) -> str | None:
@@ -171,7 +174,10 @@ class Service:
         settings: Settings,
         clock: Callable[[], datetime] = _now,
         cached_states: int = 256,
+        notify: Callable[[Notice], None] | None = None,
     ) -> None:
+        """`notify` is told each committed command's Notice (none: the sweeps find
+        the work alone)."""
         self.db = database
         self.settings = settings
         self.clock = clock
@@ -179,7 +185,7 @@ class Service:
         self._cache: OrderedDict[str, tuple[int, str, Any]] = OrderedDict()
         self._cache_size = cached_states
         self._lock = threading.Lock()
-        self.notify: Callable[[Notice], None] | None = None
+        self.notify = notify
 
     @contextmanager
     def _transaction(self) -> Iterator[Tx]:
@@ -323,8 +329,10 @@ class Service:
         for link in links:
             if link.token and link.email:
                 self._mail(tx, 1, "invitation", link.seat, link.email, {})
-        if first is not None and not specs[first - 1].bot and specs[first - 1].email:
-            self._mail(tx, 1, "your_turn", first, specs[first - 1].email, {})
+        if first is not None:
+            mover = specs[first - 1]
+            if not mover.bot and mover.email:
+                self._mail(tx, 1, "your_turn", first, mover.email, {})
         return links
 
     def _checked_player(self, spec: PlayerSpec) -> PlayerSpec:
@@ -338,7 +346,7 @@ class Service:
         name = " ".join("".join(c for c in name if unicodedata.category(c)[0] != "C").split())
         if not name or len(name) > 100:
             raise BadRequest("every player needs a name of 1 to 100 characters")
-        email = checked_address(spec.email) if (spec.email or "").strip() else None
+        email = checked_address(spec.email) if spec.email and spec.email.strip() else None
         if spec.bot is not None and spec.bot not in BOTS:
             raise BadRequest(f"unknown bot {spec.bot!r}: bots are {', '.join(BOTS)}")
         return PlayerSpec(name, None if spec.bot else email, spec.bot)
@@ -408,7 +416,7 @@ class Service:
         self,
         tx: Tx,
         rules: Rules,
-        seats: list[Row],
+        seats: list[Record],
         seat: int,
         type: str,
         move: Any,
@@ -437,10 +445,10 @@ class Service:
         token, for callers that have already checked who is asking (the mail handler
         checks the sender), the answer any seat of the game got for the key."""
         try:
-            key = _checked_key(key)
+            checked = _checked_key(key)
         except BadRequest:
             return None  # no move was ever stored with it
-        if key is None:
+        if checked is None:
             return None
         with self._reading() as conn:
             self._row(conn, game_id)
@@ -448,7 +456,7 @@ class Service:
             if token is not None:
                 seats = [self._seat_for(conn, seats, token)]
             for seat in seats:
-                earlier = self._earlier_answer(conn, game_id, _seat_key(seat.seat, key))
+                earlier = self._earlier_answer(conn, game_id, _seat_key(seat.seat, checked))
                 if earlier is not None:
                     return earlier
             return None
@@ -529,7 +537,7 @@ class Service:
 
     def play_bots(self, game_id: str) -> list[Accepted]:
         """Play bot seats' turns until a person is to move or the game has ended."""
-        played = []
+        played: list[Accepted] = []
         while True:
             with self._reading() as conn:
                 row = self._row(conn, game_id)
@@ -688,7 +696,7 @@ class Service:
             return plan
 
     def _undo_plan(
-        self, conn: Connection, rules: Rules, row: Row, seats: list[Row], seat: int
+        self, conn: Connection, rules: Rules, row: Record, seats: list[Record], seat: int
     ) -> tuple[UndoPlan, Any]:
         """The plan of an undo by `seat`, and the state it goes back to."""
         if row.status != "playing":
@@ -719,7 +727,7 @@ class Service:
         return UndoPlan(seat, back_to, taken, alone, [] if alone else people), restored
 
     @staticmethod
-    def _shows_hidden(rules: Rules, before: Any, after: Any, seats: list[Row]) -> bool:
+    def _shows_hidden(rules: Rules, before: Any, after: Any, seats: list[Record]) -> bool:
         """Whether going from `before` to `after` showed anyone something that was
         hidden from them: what the rules call a reveal, or anything that stopped
         being secret for some viewer (a drawn tile, a card, the seed)."""
@@ -791,11 +799,14 @@ class Service:
         return [g.id for g in self.games() if g.undo_request_seq is not None]
 
     def _lapse_undo(
-        self, tx: Tx, rules: Rules, seats: list[Row], state: Any, reason: str
+        self, tx: Tx, rules: Rules, seats: list[Record], state: Any, reason: str
     ) -> Envelope:
         """UndoLapsed for the waiting request, and a mail to the asker and to every
         other person that it was closed and why."""
-        request = log.events(tx.conn, tx.game_id, after=tx.before.undo_request_seq - 1)[0]
+        waiting = tx.before.undo_request_seq
+        if waiting is None:
+            raise ValueError(f"game {tx.game_id} has no undo request waiting")
+        request = log.events(tx.conn, tx.game_id, after=waiting - 1)[0]
         asker = request.payload["seat"]
         payload = {"seat": asker, "request": request.seq, "reason": reason}
         event = self._record(tx, rules, UNDO_LAPSED, payload, "system", state)
@@ -808,7 +819,7 @@ class Service:
         self,
         tx: Tx,
         rules: Rules,
-        seats: list[Row],
+        seats: list[Record],
         payload: dict[str, Any],
         actor: str,
         state: Any,
@@ -828,7 +839,9 @@ class Service:
             self._row(conn, game_id)
             return self._seat_for(conn, rows.seats(conn, game_id), token).seat if token else None
 
-    def state_at(self, game_id: str, seq: int | None = None, seat: int | None = None) -> dict:
+    def state_at(
+        self, game_id: str, seq: int | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
         """The state document at `seq` (default: the head) as `seat` may see it.
         History shows nothing the head hides from the viewer: at a seq inside moves
         an undo took back, whose position would show a tile that is hidden again,
@@ -851,7 +864,7 @@ class Service:
             return header + "\n" + rules.describe(state, seat)
 
     def _state_at(
-        self, conn: Connection, rules: Rules, row: Row, seq: int | None, seat: int | None
+        self, conn: Connection, rules: Rules, row: Record, seq: int | None, seat: int | None
     ) -> tuple[int, Any]:
         """The seq and the rules state a viewer is shown for it."""
         head = self._state(conn, rules, row)
@@ -885,7 +898,7 @@ class Service:
             return self._censor(conn, get(row.game), row, seat)
 
     def _censor(
-        self, conn: Connection, rules: Rules, row: Row, seat: int | None
+        self, conn: Connection, rules: Rules, row: Record, seat: int | None
     ) -> Callable[[str], str]:
         state = self._state(conn, rules, row)
         hidden = sorted((h for h in rules.secrets(state, seat) if h), key=len, reverse=True)
@@ -976,7 +989,7 @@ class Service:
         with self._reading() as conn:
             return dict(self._row(conn, game_id).options)
 
-    def games(self) -> list[Row]:
+    def games(self) -> list[Record]:
         """Every game's row (id, game, status, turn, round, head_seq, ...)."""
         with self._reading() as conn:
             return rows.games(conn)
@@ -1018,8 +1031,8 @@ class Service:
         server (so they may know its hidden information)."""
         with self._reading() as conn:
             self._row(conn, game_id)
-            created = log.created(conn, game_id)
-        return bool(created.payload.get("setup_chosen", False))
+            created = log.created_payload(conn, game_id)
+        return bool(created.get("setup_chosen", False))
 
     def import_log(self, doc: Mapping[str, Any], actor: str = "import") -> Created:
         """A new game from a log file: every action is checked before anything is
@@ -1046,14 +1059,21 @@ class Service:
             initial = rules.setup([p.name for p in specs], setup)
         except SetupError as error:
             raise BadRequest(f"setup: {error}") from None
-        state, moves = initial, []
+        state = initial
+        moves: list[tuple[int, Any, Any]] = []
         for number, entry in enumerate(doc.get("actions") or [], start=1):
-            given = entry.get("action") if isinstance(entry, Mapping) else None
-            seat = entry.get("seat") if isinstance(entry, Mapping) else None
+            # the parts of an entry are JSON as given: the rules refuse what is no action
+            given: Any = entry.get("action") if isinstance(entry, Mapping) else None
+            seat: Any = entry.get("seat") if isinstance(entry, Mapping) else None
             try:
                 move = rules.check(state, rules.parse(given), seat)
             except (IllegalAction, TypeError) as error:
                 raise BadRequest(f'action {number} (seat {seat}, "{given}"): {error}') from None
+            if isinstance(seat, bool) or not isinstance(seat, int):  # True == 1, 1.0 == 1
+                raise BadRequest(
+                    f'action {number} ("{given}"): name the seat that played it,'
+                    ' as a number ("seat": 1)'
+                )
             moves.append((seat, move, state))
             state = rules.perform(state, move)
         chosen = game_options.checked(None)
@@ -1108,7 +1128,7 @@ class Service:
 
     # -- the parts of a transaction -----------------------------------------------
 
-    def _row(self, conn: Connection, game_id: str, lock: bool = False) -> Row:
+    def _row(self, conn: Connection, game_id: str, lock: bool = False) -> Record:
         # An id that is not 1 to 32 lower-case letters and digits (the games.id column;
         # new ids are 16 of base32) names no game: it never reaches the database
         # (PostgreSQL refuses a NUL in text), nor the message in full.
@@ -1119,14 +1139,14 @@ class Service:
             raise NotFound(f"there is no game {game_id}")
         return row
 
-    def _open(self, tx: Tx, game_id: str) -> Row:
+    def _open(self, tx: Tx, game_id: str) -> Record:
         """Lock the game for this transaction and start appending after its head."""
         row = self._row(tx.conn, game_id, lock=True)
         tx.game_id, tx.head = game_id, (row.head_seq, row.head_hash)
         tx.before = Before(row.options, row.turn, row.turn_started_at, row.undo_request_seq)
         return row
 
-    def _seat_for(self, conn: Connection, seats: list[Row], token: str | None) -> Row:
+    def _seat_for(self, conn: Connection, seats: list[Record], token: str | None) -> Record:
         """The person's seat the token opens among `seats`; Forbidden otherwise."""
         if not token:
             raise Forbidden("this needs your personal link (a seat token)")
@@ -1139,7 +1159,7 @@ class Service:
         raise Forbidden("this link is not valid (it may have been replaced)")
 
     def _check_expected(
-        self, conn: Connection, rules: Rules, row: Row, expected: int | None
+        self, conn: Connection, rules: Rules, row: Record, expected: int | None
     ) -> None:
         if expected is None or expected == row.head_seq:
             return
@@ -1147,7 +1167,7 @@ class Service:
             raise BadRequest(f"expected_seq {expected}: the game has seq 1 to {row.head_seq}")
         raise self._stale(conn, rules, row, expected)
 
-    def _stale(self, conn: Connection, rules: Rules, row: Row, expected: int) -> Stale:
+    def _stale(self, conn: Connection, rules: Rules, row: Record, expected: int) -> Stale:
         since = self._happened(conn, rules, row.id, expected, row.head_seq)
         return Stale(expected, row.head_seq, since)
 
@@ -1190,7 +1210,7 @@ class Service:
             rules = get(row.game)
             return rules, self._state(conn, rules, row)
 
-    def _state(self, conn: Connection, rules: Rules, row: Row) -> Any:
+    def _state(self, conn: Connection, rules: Rules, row: Record) -> Any:
         """The state at the game's head: from the cache when it matches the head
         this transaction sees, else from the head's stored state."""
         with self._lock:
@@ -1251,7 +1271,9 @@ class Service:
         mail = rows.new_mail(tx.game_id, seq, kind, seat, to, payload, self._time())
         tx.mails.append({**mail, "status": status})
 
-    def _mail_seat(self, tx: Tx, seq: int, kind: str, seat: Row, payload: dict[str, Any]) -> None:
+    def _mail_seat(
+        self, tx: Tx, seq: int, kind: str, seat: Record, payload: dict[str, Any]
+    ) -> None:
         """A mail to a seat's person, as their preference has it: every turn mail,
         turn mails held for the daily digest, or none but those that always go."""
         if not seat.email or _is_bot(seat):
@@ -1262,7 +1284,7 @@ class Service:
         elif seat.mail == "digest":
             self._mail(tx, seq, kind, seat.seat, seat.email, payload, status="held")
 
-    def _former_holders(self, tx: Tx, seats: list[Row]) -> list[dict[str, Any]]:
+    def _former_holders(self, tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
         """The people who held a seat of this game and were replaced (by a bot or by
         another person), once each, leaving out anyone who holds a seat now: the
         seat, their name and address, and the holder they were (their token's hash)."""
@@ -1292,7 +1314,7 @@ class Service:
         return list(former.values())
 
     def _mails_after_move(
-        self, tx: Tx, rules: Rules, seats: list[Row], seq: int, before: Any, after: Any
+        self, tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, after: Any
     ) -> None:
         to_move = rules.to_move(after)
         if to_move is None:

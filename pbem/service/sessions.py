@@ -14,11 +14,11 @@ from sqlalchemy import bindparam, delete, insert, select, update
 
 from pbem.store.database import Database
 from pbem.store.events import parse_timestamp, timestamp
-from pbem.store.tables import Seat, SeatSession
+from pbem.store.tables import Seat, SeatSession, core_table
 
 from .tokens import seat_token, token_hash
 
-SESSIONS, SEATS = SeatSession.__table__, Seat.__table__
+SESSIONS, SEATS = core_table(SeatSession), core_table(Seat)
 IDLE = timedelta(days=365)  # a session unused this long is over
 SEEN_EVERY = timedelta(hours=1)  # last_seen_at is written at most this often
 _HELD = (

@@ -101,7 +101,7 @@ class Sweeper:
             if now >= due - timedelta(hours=hours):
                 self.service.remind(game_id, seq, hours)
 
-    def _clocks(self) -> list[tuple]:
+    def _clocks(self) -> list[tuple[str, int, int, str | None, dict[str, Any], str]]:
         """The games in play whose seat to move is a bot, or whose deadline is near
         enough for a reminder: seat, seq, deadline, options, who controls the seat."""
         horizon = timestamp(self.clock() + REMINDER_HORIZON)

@@ -36,7 +36,7 @@ class Database:
                 json_serializer=_compact_json,
             )
             _sqlite_setup(self.engine, synchronous.upper())
-            self._writer = self.engine.execution_options(pbem_begin="IMMEDIATE")
+            self._writer: Engine = self.engine.execution_options(pbem_begin="IMMEDIATE")
         else:
             self.engine = create_engine(
                 parsed, echo=echo, pool_pre_ping=True, json_serializer=_compact_json

@@ -8,9 +8,9 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, insert, select
 
 from .events import GAME_CREATED, GENESIS, UNDO_DONE, VERSIONS, Envelope, event_hash, upcast
-from .tables import Event
+from .tables import Event, core_table
 
-EVENTS = Event.__table__
+EVENTS = core_table(Event)
 _INSERT = insert(EVENTS)
 _ONE = select(EVENTS).where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.seq == bindparam("seq"))
 _RANGE = (
@@ -95,6 +95,14 @@ def created(conn: Connection, game_id: str) -> Envelope | None:
     return None if row is None else _envelope(row, row.payload)
 
 
+def created_payload(conn: Connection, game_id: str) -> dict[str, Any]:
+    """The GameCreated payload of a game that has events."""
+    event = created(conn, game_id)
+    if event is None:
+        raise LookupError(f"game {game_id} has no GameCreated event (seq 1)")
+    return event.payload
+
+
 def events(
     conn: Connection, game_id: str, *, after: int = 0, upto: int | None = None
 ) -> list[Envelope]:
@@ -104,7 +112,7 @@ def events(
     ).all()
     if not rows:
         return []
-    first = rows[0].payload if rows[0].seq == 1 else created(conn, game_id).payload
+    first = rows[0].payload if rows[0].seq == 1 else created_payload(conn, game_id)
     return [_envelope(row, first) for row in rows]
 
 
@@ -113,7 +121,7 @@ def undos(conn: Connection, game_id: str) -> list[Envelope]:
     rows = conn.execute(_UNDOS, {"g": game_id}).all()
     if not rows:
         return []
-    first = created(conn, game_id).payload
+    first = created_payload(conn, game_id)
     return [_envelope(row, first) for row in rows]
 
 
@@ -121,7 +129,7 @@ def by_idempotency_key(conn: Connection, game_id: str, key: str) -> Envelope | N
     row = conn.execute(_BY_KEY, {"g": game_id, "key": key}).first()
     if row is None:
         return None
-    return _envelope(row, created(conn, game_id).payload)
+    return _envelope(row, created_payload(conn, game_id))
 
 
 def chain_problems(conn: Connection, game_id: str) -> list[str]:

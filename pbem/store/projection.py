@@ -30,9 +30,9 @@ from .events import (
     timestamp,
 )
 from .states import Folder, checkpoint, initial_state
-from .tables import Game, Seat, Snapshot
+from .tables import Game, Seat, Snapshot, core_table
 
-GAMES, SEATS, SNAPSHOTS = Game.__table__, Seat.__table__, Snapshot.__table__
+GAMES, SEATS, SNAPSHOTS = core_table(Game), core_table(Seat), core_table(Snapshot)
 _HEAD_COLUMNS = (
     "status",
     "turn",

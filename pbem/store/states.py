@@ -13,10 +13,10 @@ from pbem.games import Game
 from . import log
 from .events import MOVES, UNDO_DONE, Envelope
 from .tables import Game as GameRow
-from .tables import Snapshot
+from .tables import Snapshot, core_table
 
-SNAPSHOTS = Snapshot.__table__
-GAMES = GameRow.__table__
+SNAPSHOTS = core_table(Snapshot)
+GAMES = core_table(GameRow)
 _CHECKPOINT = (
     select(SNAPSHOTS.c.seq, SNAPSHOTS.c.state)
     .where(
@@ -84,7 +84,7 @@ def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
             _CHECKPOINT, {"g": game_id, "limit": limit, "version": game.version}
         ).first()
         if checkpoint is None:
-            base_seq, base = 1, initial_state(game, log.created(conn, game_id).payload)
+            base_seq, base = 1, initial_state(game, log.created_payload(conn, game_id))
         else:
             base_seq, base = checkpoint.seq, game.load_state(checkpoint.state)
         folder = Folder(game, base_seq, base)

@@ -3,14 +3,15 @@
 the mails that events call for, until they are delivered.
 
 The classes are SQLModel models; the store's hot paths use their Core tables
-(`Event.__table__`) with prebuilt statements, which cost a fraction of the ORM's."""
+(`core_table(Event)`) with prebuilt statements, which cost a fraction of the ORM's."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlalchemy import JSON, Column, Index, Table, UniqueConstraint, inspect
+from sqlmodel import Field
+from sqlmodel import SQLModel as SQLModel  # re-exported: its metadata holds these tables
 
 SQLModel.metadata.naming_convention = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -151,3 +152,12 @@ class SeatSession(SQLModel, table=True):
     token_sha256: str = Field(max_length=64)  # the seat's token when the session began
     created_at: str = Field(max_length=32)
     last_seen_at: str = Field(max_length=32)
+
+
+def core_table(model: type[SQLModel]) -> Table:
+    """The Core table of a table model: its `__table__`, which SQLModel sets but
+    does not declare to type checkers."""
+    table = inspect(model).local_table
+    if not isinstance(table, Table):
+        raise TypeError(f"{model.__name__} is not a table model")
+    return table

@@ -6,6 +6,7 @@ state = apply(state, parse("build L2 at 1,3"))
 score(state); view(state, seat=1)
 """
 
+from ..base import SetupError
 from .actions import (
     Action,
     Build,
@@ -21,7 +22,7 @@ from .document import view
 from .notation import as_given, format_action, from_json, parse, parse_any, to_json
 from .rules import apply, check, legal_actions, perform
 from .scoring import Score, Standings, score
-from .state import PlayerState, SetupError, State, seed_hash, setup
+from .state import PlayerState, State, seed_hash, setup
 
 ENGINE_VERSION = "1"
 

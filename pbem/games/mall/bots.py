@@ -27,7 +27,7 @@ def greedy_bot(rng: random.Random) -> Bot:
     at random."""
 
     def choose(state: State) -> Action:
-        seat = state.turn
+        seat = state.seat_to_move
         best: list[Action] = []
         best_value = float("-inf")
         for action in legal_actions(state):

@@ -22,6 +22,20 @@ class Condition:
     category: str | None = None
     direction: str | None = None
 
+    @property
+    def named_category(self) -> str:
+        """The category of a line, cluster or count condition."""
+        if self.category is None:
+            raise ValueError(f"a {self.type} condition names a category")
+        return self.category
+
+    @property
+    def named_direction(self) -> str:
+        """The direction of a line condition: horizontal or vertical."""
+        if self.direction is None:
+            raise ValueError(f"a {self.type} condition names a direction")
+        return self.direction
+
     def describe(self) -> str:
         """The condition in the rules' own words, e.g. "cluster of 4 fashion"."""
         if self.type == "line":

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .content import AttractionSpec, Content
-from .mall import ATTRACTION, Customer, Mall, Tile
+from .mall import ATTRACTION, Cell, Customer, Mall, Tile
 from .scoring import Score, score
 from .state import PlayerState, State
 
@@ -79,7 +79,8 @@ def mall_of(player: dict[str, Any], content: Content) -> Mall:
     tiles = []
     for tile in player["tiles"]:
         cells = tuple(tuple(cell) for cell in tile["cells"])
-        platforms, mirror = frozenset(), False
+        platforms: frozenset[Cell] = frozenset()
+        mirror = False
         if tile["kind"] == ATTRACTION:
             platforms, mirror = _placed(content.attractions[tile["id"]], cells)
         tiles.append(Tile(tile["id"], tile["kind"], cells, platforms, mirror))
@@ -89,7 +90,7 @@ def mall_of(player: dict[str, Any], content: Content) -> Mall:
     return Mall(content, tuple(tiles), customers)
 
 
-def _placed(spec: AttractionSpec, cells: tuple) -> tuple[frozenset, bool]:
+def _placed(spec: AttractionSpec, cells: tuple[Cell, ...]) -> tuple[frozenset[Cell], bool]:
     """The platform cells and mirroring of an attraction standing on `cells`."""
     for shape, mirror in ((spec.shape, False), (spec.mirror_shape, True)):
         x = min(cx for cx, _ in cells) - min(c for c, _, _ in shape.cells)

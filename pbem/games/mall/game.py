@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..base import SetupError
 from . import bots, document, logfile, notation, render, rules, snapshot
 from .actions import Action
-from .state import SetupError, State, setup
+from .state import State, setup
 
 SETUP_PARTS = ("seed", "supply", "commons", "secrets")
 MAX_SEED = 200  # characters (an integer seed: digits)
@@ -85,7 +86,9 @@ class MallGame:
     def narrate(self, before: State, action: Action, after: State) -> str:
         return render.narrate(before, action, after)
 
-    def public_setup(self, setup: Mapping[str, Any], state: State, seat: int | None) -> dict:
+    def public_setup(
+        self, setup: Mapping[str, Any], state: State, seat: int | None
+    ) -> dict[str, Any]:
         """Everything once the game has ended; before, no seed, no supply order, and
         only the secret cards the viewer may see (RULES.md section 11)."""
         if state.finished:

@@ -119,8 +119,9 @@ def check_seed(seed: Any, longest: int = MAX_SEED) -> None:
 def _name(player: Any) -> str:
     if isinstance(player, str):
         return player
-    if isinstance(player, dict) and isinstance(player.get("name"), str):
-        return player["name"]
+    name = player.get("name") if isinstance(player, dict) else None
+    if isinstance(name, str):
+        return name
     raise LogError(f"a player is a name, not {player!r}")
 
 

@@ -233,7 +233,7 @@ class Mall:
         cache = self._reach_cells
         if start not in cache:
             limit = self.content.reach - 1  # entering the new store counts 1
-            cells = set()
+            cells: set[Cell] = set()
             for tile_id, cost in self.walk_costs(start).items():
                 if cost <= limit:
                     for x, y in self.tile[tile_id].cells:
@@ -366,9 +366,9 @@ class Mall:
         if c.category is not None and self.counts[c.category] < c.n:
             return False  # every condition on a category needs n elements of it
         if c.type == "line":
-            return self.line(c.category, c.direction) >= c.n
+            return self.line(c.named_category, c.named_direction) >= c.n
         if c.type == "cluster":
-            return self.largest_cluster(c.category)[0] >= c.n
+            return self.largest_cluster(c.named_category)[0] >= c.n
         if c.type == "height":
             return self.height >= c.n
         if c.type == "satisfied":
@@ -378,7 +378,7 @@ class Mall:
         if c.type == "row_distinct":
             return min(self.counts.values()) > 0 and self.distinct_row(c.n)
         if c.type == "count":
-            return self.counts[c.category] >= c.n
+            return self.counts[c.named_category] >= c.n
         if c.type == "count_each":
             return all(n >= c.n for n in self.counts.values())
         raise ValueError(f"unknown condition type {c.type!r}")

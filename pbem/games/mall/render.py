@@ -99,7 +99,7 @@ def describe(state: State, viewer: int | None = None) -> str:
 def narrate(before: State, action: Action, after: State) -> str:
     """One line on what an action did: the tile placed, customers moved or arrived,
     notes paid or gained, the end triggered."""
-    seat = before.turn
+    seat = before.seat_to_move
     old, new = before.player(seat), after.player(seat)
     content = before.content
     parts = [format_action(action)]

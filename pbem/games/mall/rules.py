@@ -162,7 +162,11 @@ def _why_not_reach(mall: Mall, customer_id: str, cell: tuple[int, int], category
 
 
 def _condition(state: State, player: PlayerState, spec: AttractionSpec) -> Condition:
-    return state.content.cards[player.secret] if spec.personal else spec.condition
+    if spec.personal:
+        return state.content.cards[player.secret]
+    if spec.condition is None:
+        raise ValueError(f"the content gives attraction {spec.id} no condition")
+    return spec.condition
 
 
 def _attraction_open(state: State, player: PlayerState, spec: AttractionSpec) -> bool:
@@ -172,7 +176,7 @@ def _attraction_open(state: State, player: PlayerState, spec: AttractionSpec) ->
     return (
         spec.id in state.commons
         and spec.id not in state.built_by
-        and player.mall.meets(spec.condition)
+        and player.mall.meets(_condition(state, player, spec))
     )
 
 
@@ -259,7 +263,7 @@ Outcome = tuple[dict[str, Any], PlayerState, bool]
 
 def perform(state: State, action: Action) -> State:
     """The state after a legal, canonical action (see `check`) by the player to move."""
-    seat = state.turn
+    seat = state.seat_to_move
     player = state.player(seat)
     changes: dict[str, Any] = {}
     triggered = False
@@ -280,7 +284,10 @@ def _take_money(state: State, player: PlayerState, action: Money) -> Outcome:
     content = state.content
     column = content.columns.index(action.column)
     cells = state.dispenser[column]
-    category = content.elements[cells[0]].category
+    bottom = cells[0]
+    if bottom is None:  # `check` refuses this; a caller skipping it learns why
+        raise IllegalAction(f"column {action.column} of the Dispenser is empty", "5")
+    category = content.elements[bottom].category
     k = sum(1 for t in cells[1:] if t is not None and content.elements[t].category == category)
     bonus = min(k, state.bank)
     tile, dispenser, supply, last = take(state.dispenser, state.supply, column, 1)

@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..base import SetupError
+from ..base import IllegalAction, SetupError
 from .content import Content, load
 from .dispenser import Dispenser, fill
 from .mall import Mall, derived
@@ -52,6 +52,13 @@ class State:
     def player(self, seat: int) -> PlayerState:
         return self.players[seat - 1]
 
+    @property
+    def seat_to_move(self) -> int:
+        """The seat whose turn it is; asked only of a game still in play."""
+        if self.turn is None:
+            raise IllegalAction("the game is over")
+        return self.turn
+
     @derived
     def built_by(self) -> dict[str, int]:
         """Seat that built each common attraction built so far."""
@@ -81,7 +88,7 @@ def setup(
     seed: str | int | None = None,
     supply: Sequence[str] | None = None,
     commons: Sequence[str] | None = None,
-    secrets: Mapping[int | str, str] | None = None,
+    secrets: Mapping[int, str] | Mapping[str, str] | None = None,
     content: Content | None = None,
     rng: str = RNG,
 ) -> State:
@@ -101,7 +108,8 @@ def setup(
     seed = None if seed is None else str(seed)
     if seed is None and (supply is None or commons is None or secrets is None):
         raise SetupError("without a seed, the supply, the commons and the secrets must be given")
-    draw = random.Random(seed) if seed is not None else None
+    # Only parts left out are drawn, and leaving one out needs a seed (checked above).
+    draw = random.Random(seed)
 
     if supply is None:
         tiles = content.tiles_for(count)
@@ -167,8 +175,10 @@ def _checked_commons(content: Content, commons: Sequence[str]) -> list[str]:
     return chosen
 
 
-def _checked_secrets(content: Content, secrets: Mapping[int | str, str], count: int) -> list[str]:
-    by_seat = {}
+def _checked_secrets(
+    content: Content, secrets: Mapping[int, str] | Mapping[str, str], count: int
+) -> list[str]:
+    by_seat: dict[int, str] = {}
     for seat, card in secrets.items():
         if not str(seat).isdigit() or not 1 <= int(seat) <= count:
             raise SetupError(f"secrets name seat {seat!r}; seats are 1 to {count}")
