@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)  ## web app, worker, scheduler and mail catcher on the embedded defaults
 	$(BIN)/pbem dev
 
-test: $(STAMP)  ## lint, then the whole test suite
+test: $(STAMP)  ## lint and types, then the whole test suite
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/pytest -n auto
 
 test-fast: $(STAMP)  ## the suite without the tests marked slow
@@ -29,9 +30,10 @@ abuse: $(STAMP)  ## the abuse suite's long series: 20 times the examples, new on
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
 
 
 class MaildirHandler:
@@ -17,8 +18,8 @@ class MaildirHandler:
         self.folder = folder
         _open(folder)
 
-    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
-        _open(self.folder).add(envelope.original_content)
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        _open(self.folder).add(envelope.original_content or b"")
         return "250 OK: kept"
 
 

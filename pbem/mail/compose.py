@@ -118,7 +118,7 @@ class Composer:
         context = {
             "name": link.name if held else row.payload.get("name", link.name),
             "seat": seat,
-            "link": seat_url(base, row.game_id, link.token) if held else None,
+            "link": seat_url(base, row.game_id, link.token) if held and link.token else None,
             "watch": f"{base}/g/{row.game_id}/watch" if public else None,
             "held": held,
             "game": row.game_id,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 
-from imap_tools import AND, MailBox, MailBoxUnencrypted, MailMessageFlags
+from imap_tools import AND, BaseMailBox, MailBox, MailBoxUnencrypted, MailMessageFlags
 
 from .inbound import TEMPORARY, Inbound
 
@@ -51,7 +51,7 @@ def poll(
     return handled
 
 
-def _fetch(box: MailBox, uid: str) -> bytes | None:
+def _fetch(box: BaseMailBox, uid: str) -> bytes | None:
     """The mail's raw bytes, without setting its \\Seen flag."""
     status, data = box.client.uid("FETCH", uid, "(UID BODY.PEEK[])")
     if status != "OK":

@@ -9,7 +9,8 @@ import math
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug import Response
 
 from pbem.service import BadRequest, NotFound, PlayerSpec, ServiceError
 from pbem.service.options import DEFAULTS

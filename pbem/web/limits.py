@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import TYPE_CHECKING, cast
 
 from flask import Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 from pbem.config import Settings
+
+if TYPE_CHECKING:
+    from flask.typing import RouteCallable
 
 CREATING = "10 per hour"  # new games one client may create (POST /new, POST /api/games)
 ASKING = "5 per 10 minutes"  # My games requests one client may make
@@ -61,5 +65,7 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
         view = app.view_functions.get(endpoint)
         if view is not None:
             decorate = limiter.shared_limit(limit, scope, exempt_when=lambda: _is_admin(settings))
-            app.view_functions[endpoint] = decorate(view)
+            # the decorator keeps the view's signature; mypy would merge a sync and an
+            # async view's return types into one callable that fits neither
+            app.view_functions[endpoint] = cast("RouteCallable", decorate(view))
     return limiter

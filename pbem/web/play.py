@@ -67,6 +67,8 @@ def enter(game_id: str, token: str) -> Response:
     """A personal link: remember the seat in this browser, then leave the token out
     of the address bar."""
     seat = parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
+    if seat is None:  # no token at all, which this route never has
+        raise Forbidden("this needs your personal link (a seat token)")
     _forget(game_id)  # a session this browser held here before ends
     session_id = seat_sessions().open(game_id, seat, token)
     session["seats"] = {**session.get("seats", {}), game_id: session_id}
@@ -90,7 +92,7 @@ def watch(game_id: str) -> str:
 def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) -> Any:
     service = parts().service
     context = present.game_page(service, game_id, seat)
-    if context["your_turn"]:
+    if context["your_turn"] and seat is not None:  # a spectator never has the turn
         context["turn"] = present.turn(service, game_id, seat, context["doc"])
         context["key"] = secrets.token_urlsafe(12)  # one key per form: a double submit acts once
     context["log"] = present.log(service.history(game_id, seat))

@@ -51,7 +51,7 @@ def game_page(
     spectator). `changed` marks tiles per seat (the history page)."""
     doc = service.state_at(game_id, seq, seat)
     your_turn = seq is None and seat is not None and doc["turn"] == seat
-    undo = None
+    undo: dict[str, Any] | None = None
     if seq is None and seat is not None and doc["status"] == "playing":
         try:
             undo = {"plan": service.undo_plan(game_id, seat)}
@@ -125,7 +125,7 @@ def _commons(doc: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]
                 "id": spec.id,
                 "colour": spec.colour,
                 "points": spec.points,
-                "condition": spec.condition.describe(),
+                "condition": spec.condition.describe() if spec.condition else "",
                 "built_by": None if built_by is None else f"{names[built_by]} (seat {built_by})",
             }
         )
@@ -179,7 +179,8 @@ def _group_title(action: dict[str, Any], doc: dict[str, Any]) -> str:
 
 def log(events: Iterable[Happened]) -> list[dict[str, Any]]:
     """The game log with a marker where each round begins."""
-    entries, current = [], 1
+    entries: list[dict[str, Any]] = []
+    current = 1
     for event in events:
         if event.round != current and event.type != "GameCreated":
             entries.append({"marker": f"Round {event.round}"})
