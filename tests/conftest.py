@@ -133,23 +133,37 @@ def service(database, settings, clock) -> Service:
 
 
 @pytest.fixture
-def web(tmp_path, clock):
-    """The web app on a new SQLite database (dev mode, an admin key), and its parts."""
+def make_parts(tmp_path):
+    """Builds the server's parts on a migrated database (default: a new SQLite file)
+    with the given settings over a test's defaults; disposes of them afterwards."""
     from pbem.bootstrap import build
+
+    built = []
+
+    def make(clock=None, **overrides):
+        values = {
+            "database_url": f"sqlite:///{tmp_path / f'parts{len(built)}.sqlite3'}",
+            "secret_key": "web-secret",
+            "base_url": "http://pbem.test",
+            **overrides,
+        }
+        settings = load_settings({"PBEM_INSTANCE_DIR": str(tmp_path / "instance")}, **values)
+        parts = build(settings, clock)
+        migrate.upgrade(parts.database)
+        built.append(parts)
+        return parts
+
+    yield make
+    for parts in built:
+        parts.database.dispose()
+
+
+@pytest.fixture
+def web(make_parts, clock):
+    """The web app on a new SQLite database (dev mode, an admin key), and its parts."""
     from pbem.web.app import create_app
 
-    settings = load_settings(
-        {"PBEM_INSTANCE_DIR": str(tmp_path / "instance")},
-        database_url=f"sqlite:///{tmp_path / 'web.sqlite3'}",
-        secret_key="web-secret",
-        admin_key="admin-key",
-        inbound_secret="hook-secret",
-        base_url="http://pbem.test",
-        dev=True,
-    )
-    parts = build(settings, clock)
-    migrate.upgrade(parts.database)
+    parts = make_parts(clock, admin_key="admin-key", inbound_secret="hook-secret", dev=True)
     app = create_app(parts)
     app.testing = True
-    yield app, parts
-    parts.database.dispose()
+    return app, parts

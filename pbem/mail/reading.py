@@ -63,7 +63,8 @@ def body_text(message: Message) -> str:
         if part.is_multipart():
             children = part.get_payload()
             if isinstance(children, list):
-                stack.extend((child, depth + 1) for child in reversed(children))
+                parts = [c for c in reversed(children) if isinstance(c, Message)]
+                stack.extend((child, depth + 1) for child in parts)
             continue
         if _attachment(part):
             continue

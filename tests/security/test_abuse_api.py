@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.bootstrap import build
-from pbem.config import load_settings
-from pbem.store import migrate
 from pbem.web.app import create_app
 
 from support import SHORT
@@ -21,24 +18,19 @@ DIGITS = "9" * 100_000
 
 
 @pytest.fixture
-def api(database_url, tmp_path):
+def api(database_url, make_parts):
     """A test client of the app on each kind of database, and a game in it."""
-    settings = load_settings(
-        {"PBEM_INSTANCE_DIR": str(tmp_path / "instance")},
+    parts = make_parts(
         database_url=database_url,
         secret_key="abuse-secret",
         admin_key="admin-key",
         inbound_secret="hook-secret",
     )
-    parts = build(settings)
-    migrate.upgrade(parts.database)
-    app = create_app(parts)
-    client = app.test_client()
+    client = create_app(parts).test_client()
     answer = client.post("/api/games", json={"players": PLAYERS, "setup": SHORT}, headers=ADMIN)
     assert answer.status_code == 201, answer.json
     seats = {s["seat"]: s["token"] for s in answer.json["seats"]}
-    yield client, answer.json["id"], seats
-    parts.database.dispose()
+    return client, answer.json["id"], seats
 
 
 def json_error(answer, *statuses: int) -> dict:

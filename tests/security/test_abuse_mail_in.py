@@ -15,8 +15,6 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import select
 from test_imap import imap, mailbox  # noqa: F401  (the Dovecot fixture)
 
-from pbem.bootstrap import build
-from pbem.config import load_settings
 from pbem.mail import replyto
 from pbem.service.inbox import ANSWERS_PER_HOUR, PER_SENDER_PER_HOUR
 from pbem.store.tables import InboundMail
@@ -28,19 +26,9 @@ POISON_FROM = '"=?utf-8?q?a=0D=0Ab?=" <x@example.org>'
 
 
 @pytest.fixture
-def parts(database_url, tmp_path, clock):
+def parts(database_url, make_parts, clock):
     """The server's parts on a database of each kind (SQLite, PostgreSQL)."""
-    settings = load_settings(
-        {"PBEM_INSTANCE_DIR": str(tmp_path / "instance")},
-        database_url=database_url,
-        secret_key="web-secret",
-        inbound_secret="hook-secret",
-        base_url="http://pbem.test",
-        dev=True,
-    )
-    built = build(settings, clock)
-    yield built
-    built.database.dispose()
+    return make_parts(clock, database_url=database_url, inbound_secret="hook-secret", dev=True)
 
 
 @pytest.fixture

@@ -14,9 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.bootstrap import build
-from pbem.config import load_settings
-
 from abuse import examples
 from support import Table
 
@@ -102,17 +99,8 @@ header_values = st.one_of(
 
 
 @pytest.fixture
-def table(database_url, tmp_path, clock):
-    settings_ = load_settings(
-        {"PBEM_INSTANCE_DIR": str(tmp_path / "instance")},
-        database_url=database_url,
-        secret_key="web-secret",
-        base_url="http://pbem.test",
-        dev=True,
-    )
-    parts = build(settings_, clock)
-    yield Table(parts)
-    parts.database.dispose()
+def table(database_url, make_parts, clock):
+    return Table(make_parts(clock, database_url=database_url, dev=True))
 
 
 def good(table: Table, move: str = "status") -> bytes:
