@@ -6,13 +6,12 @@ elsewhere) is 503 with Retry-After, for the provider to send it again."""
 
 from __future__ import annotations
 
-import hmac
-
 from flask import Blueprint, request
 
 from pbem.mail.inbound import MAX_BYTES, TEMPORARY
 
 from .app import parts
+from .bearer import bearer_is
 
 bp = Blueprint("inbound", __name__)
 RETRY_AFTER = "60"
@@ -21,8 +20,7 @@ RETRY_AFTER = "60"
 @bp.post("/inbound/email")
 def receive() -> tuple:
     secret = parts().settings.inbound_secret
-    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-    if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
+    if not bearer_is(secret):
         return {"error": "send the inbound secret: Authorization: Bearer ...", "detail": None}, 403
     raw = request.get_data(cache=False)
     if len(raw) > MAX_BYTES:

@@ -7,11 +7,13 @@ import hashlib
 import hmac
 from typing import TYPE_CHECKING, cast
 
-from flask import Flask, request
+from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 from pbem.config import Settings
+
+from .bearer import bearer_is
 
 if TYPE_CHECKING:
     from flask.typing import RouteCallable
@@ -41,13 +43,6 @@ def key_prefix(settings: Settings) -> str:
     return f"pbem-limits-{tag}"
 
 
-def _is_admin(settings: Settings) -> bool:
-    """Scripts with the admin key create games without a limit."""
-    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-    key = settings.admin_key
-    return bool(key) and hmac.compare_digest(given.encode(), key.encode())
-
-
 def init_app(app: Flask, settings: Settings) -> Limiter:
     """A limiter for `app` with the limits of LIMITED on its views."""
     limiter = Limiter(
@@ -61,10 +56,14 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
         in_memory_fallback_enabled=True,
         strategy="moving-window",
     )
+
+    def admin() -> bool:  # scripts with the admin key create games without a limit
+        return bearer_is(settings.admin_key)
+
     for endpoint, (limit, scope) in LIMITED.items():
         view = app.view_functions.get(endpoint)
         if view is not None:
-            decorate = limiter.shared_limit(limit, scope, exempt_when=lambda: _is_admin(settings))
+            decorate = limiter.shared_limit(limit, scope, exempt_when=admin)
             # the decorator keeps the view's signature; mypy would merge a sync and an
             # async view's return types into one callable that fits neither
             app.view_functions[endpoint] = cast("RouteCallable", decorate(view))

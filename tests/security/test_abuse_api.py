@@ -241,3 +241,14 @@ def test_an_unexpected_error_under_the_api_is_a_500_with_nothing_inside(api, mon
     text = answer.get_data(as_text=True)
     assert "hunter2" not in text and "RuntimeError" not in text and "secret.py" not in text
     assert body["detail"] is None
+
+
+def test_an_idempotency_key_the_service_takes_is_taken_by_the_api_too(api):
+    """The key's rule is the service's (1 to 200 printable characters): the API
+    refuses no key the service would keep, so a retry with it answers the first move."""
+    client, game_id, seats = api
+    key = "zug-ü-1 ✓"
+    first = play(client, game_id, seats[1], "build L1 at 0,2", idempotency_key=key)
+    again = play(client, game_id, seats[1], "build L1 at 0,2", idempotency_key=key)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.get_json()["seq"] == first.get_json()["seq"] == 2

@@ -522,3 +522,17 @@ def test_behind_a_trusted_proxy_the_limit_keys_on_the_real_client(tmp_path):
     assert ask("203.0.113.8", 99) == 200
     # a client cannot pass itself off as another by prepending to the header
     assert ask("203.0.113.9, 203.0.113.7", 100) == 429
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER"])
+def test_whatever_the_api_takes_for_the_admin_key_the_limit_exempts_too(tmp_path, scheme):
+    """One reading of `Authorization: Bearer` for the admin's powers and its exemption
+    from the creation limit: a scheme the API accepts is never limited as a stranger."""
+    client = _site(tmp_path, "admin", admin_key="the-admin-key").test_client()
+    headers = {"Authorization": f"{scheme} the-admin-key"}
+    bots = [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "random"}]  # no one mailed
+    answers = [
+        client.post("/api/games", json={"players": bots}, headers=headers) for _ in range(12)
+    ]
+    assert [a.status_code for a in answers] == [201] * 12
+    assert all("seats" in a.get_json() for a in answers)  # taken for the admin every time
