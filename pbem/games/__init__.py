@@ -1,21 +1,54 @@
-"""The games this server can run, by name."""
+"""The games this server can run: a registry mapping each game's name to its plugin
+(`Plugin`: rules, bots, presentation). A new game is one package under
+`pbem/games/` with a `PLUGIN`, and one line in `_PACKAGES`."""
 
 from __future__ import annotations
 
-from .base import Game, IllegalAction, NotationError, SetupError
+from collections.abc import Iterator, Mapping
+from importlib import import_module
+
+from .base import Game, IllegalAction, NotationError, Plugin, SetupError
+
+_PACKAGES = {"mall": "pbem.games.mall", "nim": "pbem.games.nim"}
+
+
+class Registry(Mapping[str, Plugin]):
+    """name -> Plugin; each game's package is imported on first use."""
+
+    def __init__(self, packages: Mapping[str, str]) -> None:
+        self._packages = dict(packages)
+        self._loaded: dict[str, Plugin] = {}
+
+    def __getitem__(self, name: str) -> Plugin:
+        if name not in self._packages:
+            raise KeyError(f"unknown game {name!r}")
+        if name not in self._loaded:
+            plugin: Plugin = import_module(self._packages[name]).PLUGIN
+            if plugin.name != name:
+                package = self._packages[name]
+                raise RuntimeError(f"{package} registers {plugin.name!r}, not {name!r}")
+            self._loaded[name] = plugin
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._packages)
+
+    def __len__(self) -> int:
+        return len(self._packages)
+
+
+GAMES = Registry(_PACKAGES)
+NAMES = tuple(_PACKAGES)
 
 
 def get(name: str) -> Game:
-    """The game registered under `name`; raises KeyError for an unknown one."""
-    if name == "mall":
-        from .mall.game import GAME as MALL
+    """The rules of the game registered under `name`; raises KeyError for an unknown one."""
+    return GAMES[name].rules
 
-        return MALL
-    if name == "nim":
-        from .nim import GAME as NIM
 
-        return NIM
-    raise KeyError(f"unknown game {name!r}")
+def plugin(name: str) -> Plugin:
+    """The plugin of the game registered under `name`; raises KeyError for an unknown one."""
+    return GAMES[name]
 
 
 def for_log_format(log_format: object) -> Game:
@@ -27,6 +60,15 @@ def for_log_format(log_format: object) -> Game:
     raise KeyError(f"unknown log format {log_format!r}")
 
 
-NAMES = ("mall", "nim")
-
-__all__ = ["NAMES", "Game", "IllegalAction", "NotationError", "SetupError", "for_log_format", "get"]
+__all__ = [
+    "GAMES",
+    "NAMES",
+    "Game",
+    "IllegalAction",
+    "NotationError",
+    "Plugin",
+    "SetupError",
+    "for_log_format",
+    "get",
+    "plugin",
+]

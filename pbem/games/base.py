@@ -5,6 +5,10 @@ implementing it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
 
@@ -90,3 +94,29 @@ class Game(Protocol):
 
     def load_state(self, doc: Mapping[str, Any]) -> Any:
         """A state from `dump_state`'s data."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """Everything the server needs of one game, from its rules to its pixels: the
+    registry (`pbem.games.GAMES`) maps a game's name to its plugin. A game lives in
+    one package, `pbem.games.<name>`, whose `PLUGIN` this is; its templates (page and
+    mail partials) are in the package's `templates/` folder."""
+
+    name: str  # the registry's key, stored in GameCreated
+    title: str  # how players call it: "Mall", "Nim"
+    blurb: str  # one sentence for the New game page
+    rules: Game
+    bots: tuple[str, ...]  # the names `rules.bot` accepts, the first the default
+    timeout_bot: str  # the bot that plays a turn whose time ran out
+    package: str  # e.g. "pbem.games.mall"
+
+    @property
+    def templates(self) -> Traversable:
+        """The folder of the game's own templates (inside the installed package)."""
+        return files(self.package).joinpath("templates")
+
+    def part(self, name: str) -> Any:
+        """A module of the game's package by name (e.g. "pages", "mails"), imported
+        on first use, so that the rules never load what only pages need."""
+        return import_module(f"{self.package}.{name}")

@@ -6,7 +6,7 @@ state = apply(state, parse("build L2 at 1,3"))
 score(state); view(state, seat=1)
 """
 
-from ..base import SetupError
+from ..base import Plugin, SetupError
 from .actions import (
     Action,
     Build,
@@ -26,8 +26,25 @@ from .state import PlayerState, State, seed_hash, setup
 
 ENGINE_VERSION = "1"
 
+from .game import GAME  # noqa: E402  (the rules above, behind the Game protocol)
+
+PLUGIN = Plugin(
+    name="mall",
+    title="Mall",
+    blurb=(
+        "Build the most extraordinary mall: draft shop tiles from the Dispenser 3000, "
+        "walk customers to the stores they want, race for attractions, score balloons."
+    ),
+    rules=GAME,
+    bots=("greedy", "random"),
+    timeout_bot="greedy",
+    package=__name__,
+)
+
 __all__ = [
     "ENGINE_VERSION",
+    "GAME",
+    "PLUGIN",
     "Action",
     "Build",
     "BuildAttraction",

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import IllegalAction, NotationError, SetupError
+from ..base import IllegalAction, NotationError, SetupError
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,19 @@
+"""Nim as a game plugin: its rules (`rules.py`) and, beside them, how its pages and
+mails show it."""
+
+from __future__ import annotations
+
+from ..base import Plugin
+from .rules import GAME, MAX_PILE, NimState, Take
+
+PLUGIN = Plugin(
+    name="nim",
+    title="Nim",
+    blurb="Take 1 to 3 tokens from one pile in turn; whoever takes the last token wins.",
+    rules=GAME,
+    bots=("greedy", "random"),
+    timeout_bot="greedy",
+    package=__name__,
+)
+
+__all__ = ["GAME", "MAX_PILE", "PLUGIN", "NimState", "Take"]
