@@ -110,6 +110,9 @@ class Plugin:
     bots: tuple[str, ...]  # the names `rules.bot` accepts, the first the default
     timeout_bot: str  # the bot that plays a turn whose time ran out
     package: str  # e.g. "pbem.games.mall"
+    # The seats of a state document (`rules.view`) from first to last: the one order
+    # of the standings that pages, mails and exports show.
+    standings: Callable[[Mapping[str, Any]], list[int]]
 
     @property
     def templates(self) -> Traversable:

@@ -18,7 +18,7 @@ from .actions import (
     Pass,
 )
 from .content import Content, load
-from .document import view
+from .document import standings_order, view
 from .notation import as_given, format_action, from_json, parse, parse_any, to_json
 from .rules import apply, check, legal_actions, perform
 from .scoring import Score, Standings, score
@@ -39,6 +39,7 @@ PLUGIN = Plugin(
     bots=("greedy", "random"),
     timeout_bot="greedy",
     package=__name__,
+    standings=standings_order,
 )
 
 __all__ = [

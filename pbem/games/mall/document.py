@@ -4,6 +4,7 @@ secret cards until revealed, the seed until the end."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .content import AttractionSpec, Content
@@ -98,3 +99,13 @@ def _placed(spec: AttractionSpec, cells: tuple[Cell, ...]) -> tuple[frozenset[Ce
         if {(x + c, y + r) for c, r, _ in shape.cells} == set(cells):
             return frozenset((x + c, y + r) for c, r, k in shape.cells if k == "P"), mirror
     raise ValueError(f"{spec.id} does not fit the cells {cells}")
+
+
+def standings_order(doc: Mapping[str, Any]) -> list[int]:
+    """The seats of a state document by standing: highest total first, then more
+    rainbow points (the winners' tie-break, section 10), then seat order."""
+    ranked = sorted(
+        doc["players"],
+        key=lambda p: (-p["score"]["total"], -p["score"]["rainbow"], p["seat"]),
+    )
+    return [p["seat"] for p in ranked]

@@ -4,7 +4,7 @@ mails show it."""
 from __future__ import annotations
 
 from ..base import Plugin
-from .rules import GAME, MAX_PILE, NimState, Take
+from .rules import GAME, MAX_PILE, NimState, Take, standings_order
 
 PLUGIN = Plugin(
     name="nim",
@@ -14,6 +14,7 @@ PLUGIN = Plugin(
     bots=("greedy", "random"),
     timeout_bot="greedy",
     package=__name__,
+    standings=standings_order,
 )
 
 __all__ = ["GAME", "MAX_PILE", "PLUGIN", "NimState", "Take"]

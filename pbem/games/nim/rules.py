@@ -161,3 +161,9 @@ class Nim:
 
 
 GAME = Nim()
+
+
+def standings_order(doc: Mapping[str, Any]) -> list[int]:
+    """The winner first (once there is one), then the other seats in order."""
+    winners = doc.get("winners") or []
+    return [*winners, *(p["seat"] for p in doc["players"] if p["seat"] not in winners)]
