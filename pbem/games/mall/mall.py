@@ -7,67 +7,13 @@ A mall is immutable; what is derived from it is computed once, on first use."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
 
+from . import pieces
 from .content import AttractionSpec, Condition, Content, Shape
+from .pieces import ATTRACTION, DOCK, MAIN, STEPS, UNREACHABLE, Cell, Customer, Tile, derived
 
-Cell = tuple[int, int]
-STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-MAIN, DOCK, ATTRACTION = "main", "dock", "attraction"
-UNREACHABLE = 1 << 30
-
-
-T = TypeVar("T")
-
-
-class derived(Generic[T]):
-    """Like functools.cached_property without its lock (Python 3.11 takes one on every
-    first access): the value is computed once and stored in the instance."""
-
-    def __init__(self, compute: Callable[[Any], T]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, instance: Any, owner: type | None = None) -> T:
-        if instance is None:
-            return self  # type: ignore[return-value]
-        value = instance.__dict__[self.name] = self.compute(instance)
-        return value
-
-
-def _floor_first(cell: Cell) -> tuple[int, int]:
-    return (cell[1], cell[0])
-
-
-@dataclass(frozen=True, slots=True)
-class Tile:
-    id: str
-    kind: str  # main, dock, attraction, or an element category
-    cells: tuple[Cell, ...]
-    platforms: frozenset[Cell] = frozenset()  # attractions: the cells marked P
-    mirror: bool = False
-
-    @property
-    def is_element(self) -> bool:
-        return self.kind not in (MAIN, DOCK, ATTRACTION)
-
-    @property
-    def floor(self) -> int:
-        return self.cells[0][1]
-
-
-@dataclass(frozen=True, slots=True)
-class Customer:
-    id: str
-    want: str
-    on: str  # id of the tile it stands on
-    satisfied: bool = False
+__all__ = ["ATTRACTION", "DOCK", "MAIN", "Cell", "Customer", "Mall", "Tile"]
 
 
 @dataclass(frozen=True)
@@ -126,7 +72,7 @@ class Mall:
             cells = set(known["build_cells"]).difference(tile.cells)
             below = tile.platforms if tile.kind == ATTRACTION else tile.cells
             cells.update((x, y + 1) for x, y in below if (x, y + 1) not in owner and y >= 1)
-            mine["build_cells"] = tuple(sorted(cells, key=_floor_first))
+            mine["build_cells"] = tuple(sorted(cells, key=pieces.floor_first))
         if "neighbours" in known:
             near = dict(known["neighbours"])
             touching = {
@@ -180,7 +126,7 @@ class Mall:
             for (x, y) in self.owner
             if (x, y + 1) not in self.owner and y + 1 >= 2 and self.supports((x, y))
         }
-        return tuple(sorted(cells, key=_floor_first))
+        return tuple(sorted(cells, key=pieces.floor_first))
 
     # -- customers and reach (RULES.md section 6) ------------------------------------
 

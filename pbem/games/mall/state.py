@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from ..base import IllegalAction, SetupError
 from .content import Content, load
 from .dispenser import Dispenser, fill
-from .mall import Mall, derived
+from .mall import Mall
+from .pieces import derived
 
 RNG = "py-random-v1"
 
