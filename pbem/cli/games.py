@@ -13,6 +13,7 @@ from typing import Any, TextIO
 import click
 
 from pbem.bootstrap import Parts
+from pbem.games import GAMES, NAMES
 from pbem.service import Illegal, PlayerSpec, ServiceError, Stale
 from pbem.service.tokens import seat_url
 
@@ -20,6 +21,9 @@ from .parts import checked_parts
 
 EXIT_ILLEGAL, EXIT_STALE = 2, 3
 _PERSON = re.compile(r"\s*(?P<name>[^<]+?)\s*(?:<(?P<email>[^>]+)>)?\s*")
+DEFAULT_GAME = NAMES[0]
+# "bot:<name>" for every bot of the games, each game's default first
+_BOT_SEATS = list(dict.fromkeys(f'"bot:{bot}"' for name in NAMES for bot in GAMES[name].bots))
 
 
 @contextmanager
@@ -44,7 +48,7 @@ def _seat_spec(text: str) -> PlayerSpec:
         return PlayerSpec(f"{bot.title()} bot", bot=bot)
     match = _PERSON.fullmatch(text)
     if not match:
-        raise click.BadParameter(f'{text!r}: write "Name <email>", "Name", or "bot:greedy"')
+        raise click.BadParameter(f'{text!r}: write "Name <email>", "Name", or {_BOT_SEATS[0]}')
     return PlayerSpec(match["name"], match["email"])
 
 
@@ -78,15 +82,21 @@ def game() -> None:
     "seats",
     multiple=True,
     required=True,
-    help='"Name <email>", "Name", or "bot:greedy" / "bot:random"; once per seat.',
+    help=f'"Name <email>", "Name", or {" / ".join(_BOT_SEATS)}; once per seat.',
 )
-@click.option("--game", "game_name", default="mall", show_default=True)
+@click.option(
+    "--game",
+    "game_name",
+    default=DEFAULT_GAME,
+    show_default=True,
+    help=f"One of {', '.join(NAMES)}.",
+)
 @click.option("--seed", help="The seed (default: 192 fresh random bits).")
 @click.option(
     "--setup",
     "setup_file",
     type=click.File("r"),
-    help="A JSON setup as in the log file (seed, supply, commons, secrets).",
+    help="A JSON setup as in the game's log file (its seed, or the deal itself).",
 )
 @click.option(
     "--option",

@@ -1,9 +1,10 @@
 """A game's state at any seq: the head's state kept in its games row, or the latest
 checkpoint snapshot at or before the seq plus a fold of the events after it through
-the game's rules. Both are caches: the events alone decide."""
+the game's rules (`fold`). Both are caches: the events alone decide."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select
@@ -11,7 +12,8 @@ from sqlalchemy import Connection, bindparam, insert, select
 from pbem.games import Game
 
 from . import log
-from .events import MOVES, UNDO_DONE, Envelope
+from .events import Envelope, GameCreated
+from .fold import Fold, Step, UndoneBeforeBase, fold
 from .tables import Game as GameRow
 from .tables import Snapshot, core_table
 
@@ -33,44 +35,18 @@ _HEAD = select(GAMES.c.head_seq, GAMES.c.engine_version, GAMES.c.state).where(
 _KEEP = insert(SNAPSHOTS)
 
 
-class _UndoneBeforeBase(Exception):
-    """An undo in the tail reaches back before the state the fold started from."""
-
-    def __init__(self, back_to: int) -> None:
-        self.back_to = back_to
-
-
-def initial_state(game: Game, created: dict[str, Any]) -> Any:
-    """The state GameCreated describes."""
+def initial_state(game: Game, created: Mapping[str, Any] | GameCreated) -> Any:
+    """The state GameCreated (its payload or its event) describes."""
+    if isinstance(created, GameCreated):
+        return game.setup([p.name for p in created.players], created.setup)
     return game.setup([p["name"] for p in created["players"]], created["setup"])
 
 
-class Folder:
-    """Folds events one at a time onto a base state, remembering the state after
-    each move so that an undo can step back to any of them."""
-
-    def __init__(self, game: Game, base_seq: int, base: Any) -> None:
-        self.game = game
-        self.base_seq = base_seq
-        self.stack = [(base_seq, base)]
-
-    @property
-    def state(self) -> Any:
-        return self.stack[-1][1]
+class Folder(Fold):
+    """The fold one event at a time (`push` answers the state after it)."""
 
     def push(self, event: Envelope) -> Any:
-        """The state after `event`. Moves are trusted: they were checked before they
-        were stored (`verify` checks them again)."""
-        if event.type in MOVES:
-            action = self.game.parse(event.payload["action"])
-            self.stack.append((event.seq, self.game.perform(self.state, action)))
-        elif event.type == UNDO_DONE:
-            back_to = event.payload["back_to"]
-            if back_to < self.base_seq:
-                raise _UndoneBeforeBase(back_to)
-            while self.stack[-1][0] > back_to:
-                self.stack.pop()
-        return self.state
+        return self.step(event).after
 
 
 def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
@@ -87,13 +63,28 @@ def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
             base_seq, base = 1, initial_state(game, log.created_payload(conn, game_id))
         else:
             base_seq, base = checkpoint.seq, game.load_state(checkpoint.state)
-        folder = Folder(game, base_seq, base)
+        walk = Fold(game, base_seq, base)
         try:
             for event in log.events(conn, game_id, after=base_seq, upto=seq):
-                folder.push(event)
-            return folder.state
-        except _UndoneBeforeBase as undone:
+                walk.step(event)
+            return walk.state
+        except UndoneBeforeBase as undone:
             limit = min(undone.back_to, base_seq - 1)
+
+
+def steps(
+    conn: Connection, game: Game, game_id: str, *, after: int = 0, upto: int | None = None
+) -> Iterator[Step]:
+    """The game's events with after < seq <= upto, each with the rules state before
+    and after it (an undo back before `after` restores that state from the store):
+    what history, a stale answer and a replay page walk."""
+    base = max(after, 1)
+    events = log.events(conn, game_id, after=after, upto=upto)
+
+    def restore(seq: int) -> Any:
+        return state_at(conn, game, game_id, seq)
+
+    return fold(game, events, base, restore(base), restore=restore)
 
 
 def checkpoint(conn: Connection, game: Game, game_id: str, seq: int, state: Any) -> None:

@@ -163,3 +163,73 @@ def test_demo_plays_a_whole_bot_game_turn_by_turn():
     assert "Round 1, seat 1 (Greedy 1):" in result.output
     assert "Winner: seat" in result.output
     assert "The seed was 'demo'." in result.output
+
+
+# -- the games' own commands: a part of each game's package -------------------------------
+
+CLI = Path(__file__).parents[2] / "pbem" / "cli"
+
+
+def test_each_games_commands_are_its_group_and_the_first_games_also_at_the_top(tmp_path):
+    log = write_log(tmp_path, [{"seat": 1, "action": "build L1 at 0,2"}])
+    top, own = run("replay", str(log), "--json"), run("mall", "replay", str(log), "--json")
+    assert top.exit_code == own.exit_code == 0, (top.output, own.output)
+    assert top.output == own.output
+    assert json.loads(own.output)["seq"] == 2
+    listed = run("--help").output
+    assert "  mall " in listed and "  replay " in listed and "  simulate " in listed
+    assert "  nim " not in listed  # nim has no commands of its own
+    assert run("nim", "replay", str(log)).exit_code == 2  # no such command
+
+
+def test_the_command_line_names_no_game_and_imports_from_no_game_package():
+    import ast
+
+    for path in sorted(CLI.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        assert "mall" not in source.lower(), path.name
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("pbem.games."), (path.name, node.module)
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("pbem.games.") for a in node.names), path.name
+
+
+def test_pbem_help_starts_no_server_part():
+    script = (
+        "import sys\n"
+        "from pbem.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit as done:\n"
+        "    print('exit', done.code)\n"
+        "print(sorted(m for m in ('pbem.bootstrap', 'pbem.service', 'sqlalchemy', 'flask',"
+        " 'celery') if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.stdout.splitlines()[-2:] == ["exit 0", "[]"], proc.stderr
+    assert "  game " in proc.stdout and "  worker " in proc.stdout
+
+
+def test_the_help_listing_says_what_each_server_command_says_of_itself():
+    from click import Context
+
+    from pbem.cli import SERVER_COMMANDS
+
+    context = Context(main)
+    for name, (_, _, said) in SERVER_COMMANDS.items():
+        command = main.get_command(context, name)
+        assert command is not None and command.name == name
+        first = " ".join((command.help or "").split()).partition(". ")[0].rstrip(".") + "."
+        assert said == first, name
+
+
+def test_the_bot_seats_offered_are_the_games_bots():
+    from pbem.games import GAMES
+
+    shown = " ".join(run("game", "create", "--help").output.split())
+    bots = {bot for name in GAMES for bot in GAMES[name].bots}
+    assert bots == {"greedy", "random"}
+    for bot in bots:
+        assert f'"bot:{bot}"' in shown
+    assert "[default: mall]" in shown  # the first registered game

@@ -1,5 +1,6 @@
-"""`pbem replay`, `pbem simulate`, `pbem demo`: the rules engine on the command line,
-with no database."""
+"""The mall game's own commands, `pbem mall replay|simulate|demo` (and, the mall being
+the first registered game, `pbem replay|simulate|demo`): the rules engine on the
+command line, with no database."""
 
 from __future__ import annotations
 
@@ -11,13 +12,18 @@ from typing import Any, TextIO
 
 import click
 
-from pbem.games import SetupError
-from pbem.games.mall import format_action, legal_actions, perform, view
-from pbem.games.mall.bots import BOTS, make_bot
-from pbem.games.mall.logfile import LogError, read, replay
-from pbem.games.mall.render import describe, draw_mall, narrate
-from pbem.games.mall.simulation import play, summarize
-from pbem.games.mall.state import setup
+from ..base import SetupError
+from . import format_action, legal_actions, perform, view
+from .bots import BOTS, make_bot
+from .logfile import LogError, read, replay
+from .render import describe, draw_mall, narrate
+from .simulation import play, summarize
+from .state import setup
+
+
+@click.group(name="mall")
+def commands() -> None:
+    """The mall game: replay a log, simulate bot games, watch a demo."""
 
 
 def _load_log(source: TextIO) -> Any:
@@ -29,7 +35,7 @@ def _load_log(source: TextIO) -> Any:
         raise click.ClickException(str(error)) from None
 
 
-@click.command(name="replay")
+@commands.command(name="replay")
 @click.argument("log_file", type=click.File("r", encoding="utf-8"))
 @click.option("--at", "at", type=click.IntRange(min=0), help="Stop after N actions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state document.")
@@ -78,7 +84,7 @@ def _bots(value: str, players: int) -> list[str]:
     return [names[i % len(names)] for i in range(players)]
 
 
-@click.command()
+@commands.command()
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option(
@@ -125,7 +131,7 @@ def simulate(players: int, games: int, bot: str, seed: str | None, out: Path | N
         click.echo(f"  logs written to       {out}")
 
 
-@click.command()
+@commands.command()
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option(
     "--bot", default="greedy", show_default=True, help="random or greedy, or one per seat."

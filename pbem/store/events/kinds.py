@@ -1,0 +1,223 @@
+"""The event types (DESIGN.md contract): one frozen dataclass each, with the name it
+is stored under (`TYPE`) and the version it is written at (`VERSION`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
+
+from pydantic import ConfigDict
+
+# Decoding is strict: a stored payload decodes only when every key is known and of
+# its type (no "1" for 1, no true for 1), so encoding what was decoded gives it back.
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat as GameCreated lists it: who holds it and the hash of its link."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    name: str
+    token_sha256: str
+    token_nonce: str
+    email: str | None = None
+    controller: str = "human"  # "human" or "bot:<name>"
+
+
+@dataclass(frozen=True)
+class GameCreated:
+    """seq 1: the game, its seats, options and setup."""
+
+    TYPE: ClassVar[str] = "GameCreated"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    game_id: str
+    game: str  # the registry's name of the game
+    content: str
+    engine_version: str
+    players: tuple[Player, ...]
+    options: dict[str, Any]
+    setup: dict[str, Any]  # as the log file's setup: seed, or the deal itself
+    seed_sha256: str | None
+    # whether someone gave the setup (so may know the hidden information); games
+    # created before it was recorded were all drawn by the server
+    setup_chosen: bool = False
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    """A seat's move, its action in the game's canonical JSON form."""
+
+    TYPE: ClassVar[str] = "ActionTaken"
+    VERSION: ClassVar[int] = 2
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnTimedOut:
+    """The seat to move ran out of time; the timeout policy's move, folded like one."""
+
+    TYPE: ClassVar[str] = "TurnTimedOut"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    action: dict[str, Any]
+    policy: str
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The person a seat is handed to, with the hash of the new link."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    name: str
+    email: str | None
+    token_sha256: str
+    token_nonce: str
+
+
+@dataclass(frozen=True)
+class SeatReplaced:
+    """A seat handed to a bot (`controller` "bot:<name>", no holder) or to a person
+    ("human", with the holder). The holder's fields sit beside seat and controller in
+    the stored payload."""
+
+    TYPE: ClassVar[str] = "SeatReplaced"
+    VERSION: ClassVar[int] = 1
+    # the nested field whose keys sit in the payload itself, and its class
+    FLAT: ClassVar[tuple[str, type[Any]]] = ("holder", Holder)
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    controller: str
+    holder: Holder | None = None
+
+
+@dataclass(frozen=True)
+class UndoRequested:
+    """A seat asks to take back every move after `back_to`; the others must agree."""
+
+    TYPE: ClassVar[str] = "UndoRequested"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    back_to: int
+
+
+@dataclass(frozen=True)
+class UndoAnswered:
+    """A seat's answer to the undo request stored at seq `request`."""
+
+    TYPE: ClassVar[str] = "UndoAnswered"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    request: int
+    agree: bool
+
+
+@dataclass(frozen=True)
+class UndoDone:
+    """Every move after `back_to` is taken back (folding skips them; nothing is deleted)."""
+
+    TYPE: ClassVar[str] = "UndoDone"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    back_to: int
+    asked_by: int
+    agreed: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class UndoLapsed:
+    """The undo request stored at seq `request` closed unanswered, and why."""
+
+    TYPE: ClassVar[str] = "UndoLapsed"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    request: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class MailPreferenceChanged:
+    """How a seat's person wants turn mails: "every", "digest" or "none"."""
+
+    TYPE: ClassVar[str] = "MailPreferenceChanged"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    mail: str
+
+
+@dataclass(frozen=True)
+class VacationStarted:
+    """A seat's clock stops for `days` days, until the timestamp `until`."""
+
+    TYPE: ClassVar[str] = "VacationStarted"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    days: int
+    until: str
+
+
+Event: TypeAlias = (
+    GameCreated
+    | ActionTaken
+    | TurnTimedOut
+    | SeatReplaced
+    | UndoRequested
+    | UndoAnswered
+    | UndoDone
+    | UndoLapsed
+    | MailPreferenceChanged
+    | VacationStarted
+)
+Move: TypeAlias = ActionTaken | TurnTimedOut  # the events the rules fold
+EVENT_TYPES: tuple[type[Event], ...] = (
+    GameCreated,
+    ActionTaken,
+    TurnTimedOut,
+    SeatReplaced,
+    UndoRequested,
+    UndoAnswered,
+    UndoDone,
+    UndoLapsed,
+    MailPreferenceChanged,
+    VacationStarted,
+)
+BY_TYPE: dict[str, type[Event]] = {kind.TYPE: kind for kind in EVENT_TYPES}
+
+# The type names, for the store's own queries and older callers.
+GAME_CREATED = GameCreated.TYPE
+ACTION_TAKEN = ActionTaken.TYPE
+TURN_TIMED_OUT = TurnTimedOut.TYPE
+SEAT_REPLACED = SeatReplaced.TYPE
+UNDO_REQUESTED = UndoRequested.TYPE
+UNDO_ANSWERED = UndoAnswered.TYPE
+UNDO_DONE = UndoDone.TYPE
+UNDO_LAPSED = UndoLapsed.TYPE
+MAIL_PREFERENCE = MailPreferenceChanged.TYPE
+VACATION = VacationStarted.TYPE
+
+# The version each type is written at today. Payloads carry it as "v".
+VERSIONS = {kind.TYPE: kind.VERSION for kind in EVENT_TYPES}
+MOVES = (ACTION_TAKEN, TURN_TIMED_OUT)  # the events the rules fold
+MOVE_TYPES = (ActionTaken, TurnTimedOut)  # the same, for isinstance
