@@ -123,3 +123,80 @@ class Plugin:
         """A module of the game's package by name (e.g. "pages", "mails"), imported
         on first use, so that the rules never load what only pages need."""
         return import_module(f"{self.package}.{name}")
+
+
+# -- what a game gives the mails ----------------------------------------------------
+
+
+class Mails(Protocol):
+    """A game's part of the mails: the module `pbem.games.<name>.mails`, reached with
+    `plugin.part("mails")`. The mail templates say what is game-neutral (greetings,
+    links, deadlines, undo) and include the game's partials for the rest, from the
+    game's `templates/mail/` folder as `"<name>/mail/<partial>.txt"` and `.html`:
+    each partial in `PARTIALS`."""
+
+    # The partials every game has (text and HTML): "_turn" (the position and the
+    # legal actions in a turn mail), "_standings" (the scores, best first, of
+    # `table`), "_game_over" (what the end shows beyond the winner).
+    PARTIALS: tuple[str, ...]
+    # Words for the invitation: "a game of <title>, <TAGLINE>, as seat 1".
+    TAGLINE: str
+    # A line of example moves in the game's notation ("take 1, take 3").
+    NOTATION: str
+    # The lines explaining the notation, for the answer to `help` or to a mail the
+    # server cannot read (after "Write your move on the first line ...").
+    HELP: Sequence[str]
+
+
+# -- what a game gives the web pages ------------------------------------------------
+
+
+class Pages(Protocol):
+    """A game's web presentation: the module `pbem.games.<name>.pages`, reached with
+    `plugin.part("pages")`. The web app gathers what is game-neutral (names, the log,
+    undo, the seat tools) and asks this for the rest; the templates it names live in
+    the game's `templates/` folder and are included as `"<name>/<template>"`."""
+
+    # Partial templates by role, relative to the game's templates folder:
+    # "board" (the position: drawings and standings), "turn" (the choices inside the
+    # turn form), "setup" (the game's fields on the New game form); optionally
+    # "beside" (drawn next to the turn panel, e.g. a shared market).
+    partials: Mapping[str, str]
+    # The turn panel's script in the game's `static/` folder, or None: the plain
+    # form then does everything.
+    script: str | None
+    # The stylesheet of the game's partials in its `static/` folder, or None.
+    stylesheet: str | None
+    # The JSON API's OpenAPI document: the schema of the game's state document beyond
+    # the parts every game has (id, seq, head_hash, game, status, round, turn,
+    # players' seat and name, winners), as {"required": [...], "properties": {...}};
+    # and the properties of the setup an admin may give when creating a game.
+    state_schema: Mapping[str, Any]
+    setup_schema: Mapping[str, Any]
+
+    def board(
+        self,
+        doc: Mapping[str, Any],
+        seat: int | None,
+        *,
+        your_turn: bool = False,
+        changed: Any = None,
+    ) -> dict[str, Any]:
+        """The board partial's context (the page's `board`) for a viewer (`seat`,
+        None for a spectator) from the state document the viewer may see; `changed`
+        is what `changed` returned, to mark on the history page. The page also
+        gives the partial `standings`, the seats in the plugin's standings order."""
+
+    def turn(
+        self, doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        """The turn partial's context: `groups` (each a `title` and its `options`,
+        every option a legal action's `text`, `action` and `preview`) for the plain
+        list, and `script`, the JSON data the page script reads (or None)."""
+
+    def changed(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> Any:
+        """What one event changed between two state documents, for `board`."""
+
+    def setup(self, form: Mapping[str, str]) -> dict[str, Any]:
+        """The game's setup from the New game form's fields (the "setup" partial's),
+        {} for the defaults; raises SetupError with what to correct."""

@@ -8,10 +8,11 @@ from typing import Any
 
 from flask import Blueprint, request, url_for
 
+from pbem.games import GAMES
 from pbem.service import BadRequest, Forbidden, PlayerSpec
 
-from .app import parts
 from .bearer import bearer, bearer_is
+from .context import parts
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -88,8 +89,9 @@ def create_game() -> tuple:
             '"setup" (seed, supply, commons, secrets) is for the admin only'
             " (Authorization: Bearer <admin key>); leave it out and the server deals"
         )
+    game = body.get("game", next(iter(GAMES)))  # the first game when none is named
     created = parts().service.create_game(
-        specs, body.get("options"), body.get("setup"), game=str(body.get("game", "mall"))
+        specs, body.get("options"), body.get("setup"), game=str(game)
     )
     answer: dict[str, Any] = {"id": created.game_id, "seq": created.seq}
     if _is_admin():

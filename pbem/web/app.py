@@ -8,20 +8,23 @@ import hashlib
 import hmac
 import re
 from datetime import timedelta
+from importlib.resources import files
 
-from flask import Flask, Response, abort, current_app, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem import resources
 from pbem.bootstrap import Parts, build
+from pbem.games import GAMES
 from pbem.service import ServiceError
-from pbem.service.sessions import SeatSessions
 
 from . import limits
+from .context import parts
 from .redact import hide_secrets_in_request_log, redact
 
 csrf = CSRFProtect()
@@ -54,6 +57,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         template_folder=str(resources.TEMPLATES),
         static_folder=str(resources.STATIC),
     )
+    app.jinja_loader = _templates()
     key = hmac.new(parts.settings.signing_key(), b"flask session", hashlib.sha256).hexdigest()
     app.config.update(
         SECRET_KEY=key,
@@ -80,6 +84,8 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(mine.bp)
+    for game in _game_assets():
+        app.register_blueprint(game)
     if parts.settings.dev:
         app.register_blueprint(dev.bp)
     limits.init_app(app, parts.settings)
@@ -125,6 +131,32 @@ def create_app(parts: Parts | None = None) -> Flask:
         return {"dev": parts.settings.dev}
 
     return app
+
+
+def _templates() -> BaseLoader:
+    """The site's templates, then each game's own under its name ("nim/board.html"),
+    read from the game's package (a checkout or an installed wheel alike)."""
+    games = {name: FileSystemLoader(str(plugin.templates)) for name, plugin in GAMES.items()}
+    return ChoiceLoader([FileSystemLoader(str(resources.TEMPLATES)), PrefixLoader(games)])
+
+
+def _game_assets() -> list[Blueprint]:
+    """One blueprint per game with static files (its turn script), served from the
+    game's package under /games/<name>/static/."""
+    found = []
+    for name, plugin in GAMES.items():
+        folder = files(plugin.package).joinpath("static")
+        if folder.is_dir():
+            found.append(
+                Blueprint(
+                    f"game_{name}",
+                    plugin.package,
+                    static_folder=str(folder),
+                    static_url_path="/static",
+                    url_prefix=f"/games/{name}",
+                )
+            )
+    return found
 
 
 WORDS = {
@@ -175,15 +207,5 @@ def _security_headers(response: Response) -> Response:
 
 def sentence(text: str) -> str:
     """Text with its first letter in upper case (and, unlike `capitalize`, the rest
-    untouched: tile ids stay upper case)."""
+    untouched: ids keep their capitals)."""
     return text[:1].upper() + text[1:]
-
-
-def parts() -> Parts:
-    """The composition root's parts of the running app."""
-    return current_app.extensions["pbem"]
-
-
-def seat_sessions() -> SeatSessions:
-    """The browsers' seat sessions of the running app."""
-    return parts().sessions

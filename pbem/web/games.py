@@ -1,5 +1,6 @@
-"""The home page and the new-game form: players (a person with an email, or a bot),
-options; creating it mails each person their link, then redirects to a page that
+"""The home page and the new-game form: the game (any of the registry's), players (a
+person with an email, or one of the game's bots), options and the game's own setup;
+creating it mails each person their link, then redirects to a page that
 shows where the mails went (POST/redirect/GET: one game per form, however often it
 is sent or reloaded)."""
 
@@ -12,25 +13,58 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug import Response
 
+from pbem.games import GAMES, SetupError
+from pbem.games.base import Pages, Plugin
 from pbem.service import BadRequest, NotFound, PlayerSpec, ServiceError
 from pbem.service.options import DEFAULTS
-from pbem.service.service import BOTS
 
-from .app import parts
+from .context import parts
 
 bp = Blueprint("games", __name__)
 SEATS = 4
 
 
+def _games() -> list[dict[str, Any]]:
+    """Every game the New game form offers: its plugin and its setup partial."""
+    offered = []
+    for name, plugin in GAMES.items():
+        pages: Pages = plugin.part("pages")
+        setup = pages.partials.get("setup")
+        offered.append({"plugin": plugin, "setup": f"{name}/{setup}" if setup else None})
+    return offered
+
+
+def _bots() -> list[str]:
+    """Every bot of every game, each once, in the games' order."""
+    return list(dict.fromkeys(bot for plugin in GAMES.values() for bot in plugin.bots))
+
+
+def _form_page(form: Any, error: str | None = None) -> str:
+    return render_template(
+        "new_game.html",
+        form=form,
+        error=error,
+        form_key=_form_key(),
+        games=_games(),
+        bots=_bots(),
+        chosen=form.get("game") if form.get("game") in GAMES else next(iter(GAMES)),
+    )
+
+
 @bp.get("/")
 def home() -> str:
     public = [g for g in parts().service.games() if g.public][-10:]
-    return render_template("home.html", public=reversed(public))
+    games = [g["plugin"] for g in _games()]
+    titles = {plugin.name: plugin.title for plugin in games}
+    return render_template("home.html", public=reversed(public), games=games, titles=titles)
 
 
 @bp.get("/new")
 def new_game() -> str:
-    return render_template("new_game.html", form=_blank(), error=None, form_key=_form_key())
+    blank = _blank()
+    if request.args.get("game") in GAMES:
+        blank["game"] = request.args["game"]
+    return _form_page(blank)
 
 
 @bp.post("/new")
@@ -40,13 +74,13 @@ def create_game() -> Response | tuple[str, int]:
     form = request.form
     key = form.get("form_key") or _form_key()  # a form from before keys: a key of its own
     try:
-        players = _players(form)
+        plugin = _game(form)
+        players = _players(form, plugin)
         options = _options(form)
-        parts().service.create_game(players, options, key=key)
+        setup = _setup(form, plugin)
+        parts().service.create_game(players, options, setup, game=plugin.name, key=key)
     except ServiceError as error:  # nothing was made: the corrected form gets a new key
-        fresh = _form_key()
-        page = render_template("new_game.html", form=form, error=error.message, form_key=fresh)
-        return page, error.status
+        return _form_page(form, error.message), error.status
     return redirect(url_for("games.created", key=key), 303)
 
 
@@ -76,7 +110,25 @@ def _blank() -> dict[str, Any]:
     }
 
 
-def _players(form: Any) -> list[PlayerSpec]:
+def _game(form: Any) -> Plugin:
+    """The game chosen on the form (a form without the choice: the first game)."""
+    name = form.get("game") or next(iter(GAMES))
+    if name not in GAMES:
+        titles = " or ".join(plugin.title for plugin in GAMES.values())
+        raise BadRequest(f"there is no game called {name[:40]!r} here; choose {titles}")
+    return GAMES[name]
+
+
+def _setup(form: Any, plugin: Plugin) -> dict[str, Any] | None:
+    """The game's own setup fields; None (the server deals) when none is given."""
+    pages: Pages = plugin.part("pages")
+    try:
+        return pages.setup(form) or None
+    except SetupError as error:
+        raise BadRequest(f"setup: {error}") from None
+
+
+def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
     players, empty = [], []
     for seat in range(1, SEATS + 1):
         kind = form.get(f"kind{seat}", "person")
@@ -91,8 +143,11 @@ def _players(form: Any) -> list[PlayerSpec]:
             if not email:
                 raise BadRequest(f"seat {seat}: a person needs an email address for their link")
             players.append(PlayerSpec(name or email.split("@")[0], email))
-        elif kind in BOTS:
+        elif kind in plugin.bots:
             players.append(PlayerSpec(name or f"{kind.title()} bot", bot=kind))
+        elif kind in _bots():
+            bots = ", ".join(plugin.bots)
+            raise BadRequest(f"seat {seat}: {plugin.title} has no {kind} bot; its bots are {bots}")
         else:
             raise BadRequest(f"seat {seat}: choose a person, a bot or nobody")
     if len(players) < 2:

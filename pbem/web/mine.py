@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from flask import Blueprint, render_template, request
 
-from .app import parts
+from .context import parts
 
 bp = Blueprint("mine", __name__)
 WINDOW = timedelta(minutes=10)  # at most one such mail per address in this time

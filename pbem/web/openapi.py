@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.nim import MAX_PILE
+from pbem.games import GAMES
+from pbem.games.base import Pages
 from pbem.service.options import (
     DEFAULTS,
     MAX_HOURS_PER_TURN,
@@ -20,113 +21,75 @@ _ERROR = {
     "properties": {"error": {"type": "string"}, "detail": {}},
 }
 _ACTION = {
-    "description": "An action in notation (`build L2 at 1,3`) or its JSON form",
+    "description": "An action in the game's notation (e.g. `take 2`) or its JSON form",
     "oneOf": [{"type": "string"}, {"type": "object", "required": ["type"]}],
 }
-_SCORE = {
-    "type": "object",
-    "required": ["rainbow", "yellow", "blue", "green", "attractions", "docks", "total"],
-    "properties": {
-        k: {"type": "integer"}
-        for k in ("rainbow", "yellow", "blue", "green", "attractions", "docks", "total")
-    },
-}
-_PLAYER = {
-    "type": "object",
-    "required": ["seat", "name", "money", "secret", "tiles", "customers", "score"],
-    "properties": {
-        "seat": {"type": "integer"},
-        "name": {"type": "string"},
-        "money": {"type": "integer"},
-        "secret": {"type": ["string", "null"]},
-        "tiles": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["id", "kind", "cells"],
-                "properties": {
-                    "id": {"type": "string"},
-                    "kind": {
-                        "enum": [
-                            "main",
-                            "food",
-                            "hobby",
-                            "fashion",
-                            "entrance",
-                            "dock",
-                            "attraction",
-                        ]
-                    },
-                    "cells": {
-                        "type": "array",
-                        "items": {"type": "array", "items": {"type": "integer"}},
-                    },
-                },
-            },
-        },
-        "customers": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["id", "want", "on", "satisfied"],
-                "properties": {
-                    "id": {"type": "string"},
-                    "want": {"enum": ["food", "hobby", "fashion"]},
-                    "on": {"type": "string"},
-                    "satisfied": {"type": "boolean"},
-                },
-            },
-        },
-        "score": _SCORE,
-    },
-}
-_STATE = {
-    "type": "object",
-    "description": "The state document for the caller (DESIGN.md); hidden parts left out",
-    "required": [
-        "id",
-        "seq",
-        "head_hash",
-        "status",
-        "round",
-        "turn",
-        "bank",
-        "supply",
-        "dispenser",
-        "commons",
-        "end_triggered",
-        "players",
-        "winners",
-    ],
-    "properties": {
-        "id": {"type": "string"},
-        "seq": {"type": "integer"},
-        "head_hash": {"type": "string"},
-        "status": {"enum": ["playing", "finished"]},
-        "round": {"type": "integer"},
-        "turn": {"type": ["integer", "null"]},
-        "bank": {"type": "integer"},
-        "supply": {"type": "integer"},
-        "dispenser": {
+_STATE_COMMON = {
+    "id": {"type": "string"},
+    "seq": {"type": "integer"},
+    "head_hash": {"type": "string"},
+    "status": {"enum": ["playing", "finished"]},
+    "round": {"type": "integer"},
+    "turn": {"type": ["integer", "null"]},
+    "players": {
+        "type": "array",
+        "items": {
             "type": "object",
-            "additionalProperties": {"type": "array", "items": {"type": ["string", "null"]}},
+            "required": ["seat", "name"],
+            "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}},
         },
-        "commons": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["id", "built_by"],
-                "properties": {
-                    "id": {"type": "string"},
-                    "built_by": {"type": ["integer", "null"]},
-                },
-            },
-        },
-        "end_triggered": {"type": "boolean"},
-        "players": {"type": "array", "items": _PLAYER},
-        "winners": {"type": ["array", "null"], "items": {"type": "integer"}},
     },
+    "winners": {"type": ["array", "null"], "items": {"type": "integer"}},
 }
+
+
+def _pages(name: str) -> Pages:
+    pages: Pages = GAMES[name].part("pages")
+    return pages
+
+
+def _state() -> dict[str, Any]:
+    """The state document: what every game's has, then one game's own parts."""
+    return {
+        "type": "object",
+        "description": "The state document for the caller (DESIGN.md); hidden parts left out",
+        "required": ["game", *_STATE_COMMON],
+        "properties": {"game": {"enum": list(GAMES)}, **_STATE_COMMON},
+        "oneOf": [
+            {
+                "required": list(_pages(name).state_schema["required"]),
+                "properties": {
+                    "game": {"const": name},
+                    **_pages(name).state_schema["properties"],
+                },
+            }
+            for name in GAMES
+        ],
+    }
+
+
+def _setup() -> dict[str, Any]:
+    """Every game's setup parts; a part two games spell differently is either."""
+    parts: dict[str, list[Any]] = {}
+    for name in GAMES:
+        for key, schema in _pages(name).setup_schema.items():
+            if schema not in parts.setdefault(key, []):
+                parts[key].append(schema)
+    said = "; ".join(
+        f"{plugin.title}: {', '.join(_pages(name).setup_schema)}" for name, plugin in GAMES.items()
+    )
+    return {
+        "type": "object",
+        "description": "The admin only (403 otherwise): a game whose setup is given is marked "
+        f"`setup_chosen` in its log. {said}.",
+        "additionalProperties": False,
+        "properties": {
+            key: schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+            for key, schemas in parts.items()
+        },
+    }
+
+
 _LOG = {
     "type": "object",
     "required": ["format", "setup", "actions"],
@@ -169,24 +132,6 @@ _OPTIONS = {
         **{key: {"type": "boolean"} for key, value in DEFAULTS.items() if isinstance(value, bool)},
     },
 }
-_ID_LIST = {"type": "array", "maxItems": 120, "items": {"type": "string", "maxLength": 40}}
-_SETUP = {
-    "type": "object",
-    "description": "The admin only (403 otherwise): a game whose setup is given is marked "
-    "`setup_chosen` in its log. Mall: seed, supply, commons, secrets; nim: pile.",
-    "additionalProperties": False,
-    "properties": {
-        "seed": {"type": ["string", "integer"], "maxLength": 200},
-        "supply": _ID_LIST,
-        "commons": _ID_LIST,
-        "secrets": {
-            "type": "object",
-            "maxProperties": 4,
-            "additionalProperties": {"type": "string", "maxLength": 40},
-        },
-        "pile": {"type": "integer", "minimum": 1, "maximum": MAX_PILE},
-    },
-}
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -212,10 +157,11 @@ _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type"
 
 def document() -> dict[str, Any]:
     game = [_GAME_ID]
+    bots = list(dict.fromkeys(bot for plugin in GAMES.values() for bot in plugin.bots))
     return {
         "openapi": "3.1.0",
         "info": {
-            "title": "pbem: the mall game by mail",
+            "title": "pbem: Mall by mail, board games by mail",
             "version": "1",
             "description": "Seat tokens (from a player's personal link) and the admin key "
             "are sent as `Authorization: Bearer <token>`.",
@@ -250,13 +196,13 @@ def document() -> dict[str, Any]:
                                                         "maxLength": 100,
                                                     },
                                                     "email": {"type": "string", "format": "email"},
-                                                    "bot": {"enum": ["greedy", "random"]},
+                                                    "bot": {"enum": bots},
                                                 },
                                             },
                                         },
                                         "options": _OPTIONS,
-                                        "setup": _SETUP,
-                                        "game": {"enum": ["mall", "nim"]},
+                                        "setup": _setup(),
+                                        "game": {"enum": list(GAMES)},
                                     },
                                 }
                             }
@@ -293,7 +239,7 @@ def document() -> dict[str, Any]:
                 "get": {
                     "summary": "The state document as the caller may see it",
                     "parameters": game,
-                    "responses": {"200": _json(_STATE, "The state"), **_errors(400, 403, 404)},
+                    "responses": {"200": _json(_state(), "The state"), **_errors(400, 403, 404)},
                 }
             },
             "/api/games/{game_id}/legal": {

@@ -13,7 +13,7 @@ from werkzeug import Response
 from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
 
 from . import present
-from .app import parts, seat_sessions
+from .context import parts, seat_sessions
 
 bp = Blueprint("play", __name__)
 WHOLE = re.compile(r"[0-9]{1,9}", re.A)  # a seq or a number of days, as typed in a form
@@ -219,7 +219,7 @@ def history(game_id: str) -> str:
     at = max(1, min(at, head))
     before = service.state_at(game_id, max(at - 1, 1), seat)
     after = service.state_at(game_id, at, seat)
-    changed = present.changed_tiles(before, after) if at > 1 else {}
+    changed = present.changes(before, after) if at > 1 else None
     context = present.game_page(service, game_id, seat, seq=at, changed=changed)
     events = service.history(game_id, seat)
     return render_template(

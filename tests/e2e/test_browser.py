@@ -1,7 +1,8 @@
 """In real Chromium: create a game in the form, read the invitations from the SMTP
 catcher, open both links, and play turns by clicking — a build with a customer
 choice, money, an attraction, a bay — see an illegal move's reason, step through the
-history, and watch as a spectator."""
+history, and watch as a spectator; and a game of nim made on the New game page and
+played against a bot to its end."""
 
 from __future__ import annotations
 
@@ -227,3 +228,56 @@ def test_the_player_page_fits_a_phone_and_a_desktop(site, browser, shoot, width)
     )
     assert untitled == 0
     shoot(page, f"player-{width}")
+
+
+def test_a_nim_game_made_on_the_new_game_page_is_played_to_the_end_by_clicking(
+    site, browser, shoot
+):
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{site.url}/")
+    page.click("text=Start a game of Nim")
+    assert page.locator("#game-nim").is_checked()
+    page.fill("#name1", "Ann")
+    page.fill("#email1", "ann@example.com")
+    page.select_option("#kind2", "greedy")
+    page.fill("#nim_pile", "6")
+    page.check("#public")
+    page.click("text=Create the game and send the invitations")
+    assert page.locator("ul.mailed li").all_inner_texts() == [
+        "seat 1, Ann: to ann@example.com",
+        "seat 2, Greedy bot: a bot, no mail",
+    ]
+    link = links_by_address(site.wait_for_mails(1))["ann@example.com"]
+    page.goto(link)
+    game_id = page.url.rsplit("/", 1)[1]
+    assert "6 tokens left" in page.locator(".nim-pile").inner_text()
+    assert page.locator('input[name="action"]').evaluate_all("rs => rs.map(r => r.value)") == [
+        "take 1",
+        "take 2",
+        "take 3",
+    ]
+    shoot(page, "nim-turn")
+    service = site.parts.service
+    # Ann leaves a multiple of 4 each time: take 2 (4 left), then whatever the bot
+    # left her down to the last token.
+    while service.state_at(game_id)["turn"] is not None:
+        pile = service.state_at(game_id)["pile"]
+        take = pile % 4 or 1
+        page.check(f'input[name="action"][value="take {take}"]')
+        page.click("#confirm")
+        assert page.locator(".flash").inner_text().startswith(f"You played take {take}")
+        service.play_bots(game_id)  # what the worker does for a bot's turn
+        page.reload()
+    assert "The game is over." in page.locator(".status").inner_text()
+    assert "Ann wins." in " ".join(page.locator(".status").inner_text().split())
+    assert "The pile is empty" in page.locator(".nim-pile").inner_text()
+    assert page.locator("#turn").count() == 0
+    shoot(page, "nim-over")
+    page.click("text=Step through the history")
+    assert page.locator(".nim-pile").count() == 1
+    spectator = browser.new_page(viewport={"width": 375, "height": 800})
+    spectator.goto(f"{site.url}/g/{game_id}/watch")
+    assert "winner" in spectator.locator(".standings").inner_text()
+    assert errors == []

@@ -1,4 +1,4 @@
-"""The web pages' SVG drawings (pbem/web/svg.py), parsed as XML: malls built by legal play
+"""The mall's SVG drawings (pbem/games/mall/svg_*.py), parsed as XML: malls built by legal play
 or by hand (RULES.md sections 1, 2, 6, 7 and 8) and the Dispenser (section 4)."""
 
 import xml.etree.ElementTree as ET
@@ -8,14 +8,9 @@ import pytest
 
 from pbem.games.mall import apply, load, parse, setup
 from pbem.games.mall.mall import Mall, Tile
-from pbem.web.svg import (
-    COLOURS,
-    contrast_ratio,
-    dispenser_svg,
-    mall_svg,
-    text_colour,
-    tile_colour,
-)
+from pbem.games.mall.svg_common import COLOURS, contrast_ratio, text_colour, tile_colour
+from pbem.games.mall.svg_dispenser import dispenser_svg
+from pbem.games.mall.svg_mall import mall_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 CONTENT = load()

@@ -1,0 +1,265 @@
+"""The mall on the web pages (the `Pages` of pbem.games.base): each player's mall and
+the Dispenser 3000 drawn from the state document a viewer may see, the attractions
+in play, the standings with their balloons, and the turn panel's grouped actions and
+script data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .content import load
+from .document import mall_of
+from .svg_dispenser import dispenser_svg
+from .svg_mall import mall_svg
+
+CONTENT = load()
+
+partials = {
+    "board": "board.html",
+    "beside": "dispenser.html",
+    "turn": "turn.html",
+}
+script: str | None = "play.js"
+stylesheet: str | None = "mall.css"
+
+
+@dataclass
+class Player:
+    """One player's part of the board: their drawing, notes, card and score."""
+
+    seat: int
+    name: str
+    money: int
+    secret: str | None
+    secret_text: str | None
+    score: dict[str, int]
+    svg: str
+    you: bool
+    to_move: bool
+    statue_built: bool
+
+
+@dataclass
+class Group:
+    """Legal actions of one kind, for the list a page shows without JavaScript."""
+
+    title: str
+    options: list[Mapping[str, Any]] = field(default_factory=list)
+
+
+def board(
+    doc: Mapping[str, Any],
+    seat: int | None,
+    *,
+    your_turn: bool = False,
+    changed: Any = None,
+) -> dict[str, Any]:
+    """Every mall (the viewer's first), the Dispenser, the attractions in play and
+    each player's score by seat (the page lists them in the plugin's standings
+    order); `changed` maps a seat to the tiles an event changed."""
+    marks: Mapping[int, frozenset[str]] = changed or {}
+    players = [_player(p, doc, seat, your_turn, marks.get(p["seat"])) for p in doc["players"]]
+    players.sort(key=lambda p: not p.you)  # your mall first
+    names = {p.seat: p.name for p in players}
+    return {
+        "players": players,
+        "by_seat": {p.seat: p for p in players},
+        "dispenser": dispenser_svg(doc["dispenser"], CONTENT, id_prefix="dispenser"),
+        "commons": _commons(doc, names),
+    }
+
+
+def _player(
+    p: Mapping[str, Any],
+    doc: Mapping[str, Any],
+    viewer: int | None,
+    your_turn: bool,
+    changed: frozenset[str] | None,
+) -> Player:
+    you = p["seat"] == viewer
+    label = f"{p['name']}'s mall" + (" (yours)" if you else "")
+    svg = mall_svg(
+        mall_of(dict(p), CONTENT),
+        label=label,
+        changed=changed or frozenset(),
+        targets=you and your_turn,
+        id_prefix=f"mall{p['seat']}",
+    )
+    secret = p["secret"]
+    text = CONTENT.cards[secret].describe() if secret else None
+    built = any(t["id"] == CONTENT.personal_id for t in p["tiles"])
+    return Player(
+        p["seat"],
+        p["name"],
+        p["money"],
+        secret,
+        text,
+        p["score"],
+        svg,
+        you,
+        doc["turn"] == p["seat"],
+        built,
+    )
+
+
+def _commons(doc: Mapping[str, Any], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    commons = []
+    for common in doc["commons"]:
+        spec = CONTENT.attractions[common["id"]]
+        built_by = common["built_by"]
+        commons.append(
+            {
+                "id": spec.id,
+                "colour": spec.colour,
+                "points": spec.points,
+                "condition": spec.condition.describe() if spec.condition else "",
+                "built_by": None if built_by is None else f"{names[built_by]} (seat {built_by})",
+            }
+        )
+    return commons
+
+
+def turn(doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The turn form's data: legal actions grouped for the plain list, and what the
+    page script needs (every option, and the shapes of attractions on offer)."""
+    groups: dict[str, Group] = {}
+    for option in options:
+        title = _group_title(option["action"], doc)
+        groups.setdefault(title, Group(title)).options.append(option)
+    offered = {o["action"]["id"] for o in options if o["action"]["type"] == "attraction"}
+    shapes = {
+        spec_id: {
+            "cells": [list(c) for c in CONTENT.attractions[spec_id].shape.cells],
+            "mirrored": [list(c) for c in CONTENT.attractions[spec_id].mirror_shape.cells],
+        }
+        for spec_id in offered
+    }
+    return {
+        "groups": list(groups.values()),
+        "script": {"seat": seat, "seq": doc["seq"], "options": list(options), "shapes": shapes},
+    }
+
+
+def _group_title(action: Mapping[str, Any], doc: Mapping[str, Any]) -> str:
+    kind = action["type"]
+    if kind == "money":
+        return "Take money: a bottom tile becomes notes"
+    if kind == "build":
+        slot = action["slot"]
+        tile = doc["dispenser"][slot[0]][int(slot[1:]) - 1]
+        spec = CONTENT.elements[tile]
+        what = spec.name or "entrance, " + " and ".join(spec.wants)
+        cost = int(slot[1:]) - 1
+        return f"Build {tile} ({what}) from {slot}, costs {cost} note{'' if cost == 1 else 's'}"
+    if kind == "attraction":
+        return f"Build the attraction {action['id']}"
+    if kind == "dock":
+        bay = CONTENT.bays[action["id"]]
+        return f"Build the docking bay {bay.id} {bay.name} ({bay.type}, {bay.points} points)"
+    return "Pass"
+
+
+def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[int, frozenset[str]]:
+    """Per seat, the tiles in `after` that were not in `before` (or moved customers'
+    stores): what an event changed."""
+    marks = {}
+    for old, new in zip(before["players"], after["players"], strict=True):
+        tiles = {t["id"] for t in new["tiles"]} - {t["id"] for t in old["tiles"]}
+        was = {c["id"]: c["on"] for c in old["customers"]}
+        moved = {c["on"] for c in new["customers"] if was.get(c["id"], c["on"]) != c["on"]}
+        marks[new["seat"]] = frozenset(tiles | moved)
+    return marks
+
+
+def setup(form: Mapping[str, str]) -> dict[str, Any]:
+    """The New game form deals a mall game at random: nothing to read."""
+    return {}
+
+
+# -- the JSON API's schema of the mall's state document and setup ------------------
+
+_SCORE = {
+    "type": "object",
+    "required": ["rainbow", "yellow", "blue", "green", "attractions", "docks", "total"],
+    "properties": {
+        k: {"type": "integer"}
+        for k in ("rainbow", "yellow", "blue", "green", "attractions", "docks", "total")
+    },
+}
+_KINDS = ["main", "food", "hobby", "fashion", "entrance", "dock", "attraction"]
+_PLAYER = {
+    "type": "object",
+    "required": ["seat", "name", "money", "secret", "tiles", "customers", "score"],
+    "properties": {
+        "seat": {"type": "integer"},
+        "name": {"type": "string"},
+        "money": {"type": "integer"},
+        "secret": {"type": ["string", "null"]},
+        "tiles": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "kind", "cells"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "kind": {"enum": _KINDS},
+                    "cells": {
+                        "type": "array",
+                        "items": {"type": "array", "items": {"type": "integer"}},
+                    },
+                },
+            },
+        },
+        "customers": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "want", "on", "satisfied"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "want": {"enum": ["food", "hobby", "fashion"]},
+                    "on": {"type": "string"},
+                    "satisfied": {"type": "boolean"},
+                },
+            },
+        },
+        "score": _SCORE,
+    },
+}
+state_schema: Mapping[str, Any] = {
+    "required": ["bank", "supply", "dispenser", "commons", "end_triggered", "players"],
+    "properties": {
+        "bank": {"type": "integer"},
+        "supply": {"type": "integer"},
+        "dispenser": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": ["string", "null"]}},
+        },
+        "commons": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "built_by"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "built_by": {"type": ["integer", "null"]},
+                },
+            },
+        },
+        "end_triggered": {"type": "boolean"},
+        "players": {"type": "array", "items": _PLAYER},
+    },
+}
+_ID_LIST = {"type": "array", "maxItems": 120, "items": {"type": "string", "maxLength": 40}}
+setup_schema: Mapping[str, Any] = {
+    "seed": {"type": ["string", "integer"], "maxLength": 200},
+    "supply": _ID_LIST,
+    "commons": _ID_LIST,
+    "secrets": {
+        "type": "object",
+        "maxProperties": 4,
+        "additionalProperties": {"type": "string", "maxLength": 40},
+    },
+}

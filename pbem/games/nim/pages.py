@@ -1,0 +1,81 @@
+"""Nim on the web pages (the `Pages` of pbem.games.base): the pile as a row of tokens
+with its count in words, the standings, a plain list of takes for the turn, and the
+pile size on the New game form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..base import SetupError
+from .rules import MAX_PILE, MAX_SEED
+
+partials = {
+    "board": "board.html",
+    "beside": "pile.html",
+    "turn": "turn.html",
+    "setup": "setup.html",
+}
+script: str | None = None  # the plain form is the whole turn
+stylesheet: str | None = None
+DRAWN = 40  # tokens drawn one by one; a bigger pile is drawn as this many and a number
+
+
+def board(
+    doc: Mapping[str, Any],
+    seat: int | None,
+    *,
+    your_turn: bool = False,
+    changed: Any = None,
+) -> dict[str, Any]:
+    """The pile (how many tokens, and how many the last move took on the history
+    page) and each player by seat (the page lists them in the plugin's standings
+    order)."""
+    pile = doc["pile"]
+    names = {p["seat"]: p["name"] for p in doc["players"]}
+    return {
+        "pile": pile,
+        "tokens": min(pile, DRAWN),
+        "taken": changed or 0,
+        "by_seat": {
+            s: {
+                "seat": s,
+                "name": name,
+                "you": s == seat,
+                "to_move": doc["turn"] == s,
+                "winner": s in (doc["winners"] or []),
+            }
+            for s, name in names.items()
+        },
+    }
+
+
+def turn(doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One group of takes; no script."""
+    return {"groups": [{"title": "Take tokens", "options": list(options)}], "script": None}
+
+
+def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> int:
+    """How many tokens the event took from the pile."""
+    return max(int(before["pile"]) - int(after["pile"]), 0)
+
+
+def setup(form: Mapping[str, str]) -> dict[str, Any]:
+    """The pile from the form's `nim_pile` field; empty for the rules' default."""
+    typed = (form.get("nim_pile") or "").strip()
+    if not typed:
+        return {}
+    if not typed.isascii() or not typed.isdigit() or len(typed) > 6:
+        raise SetupError(f"the pile is a whole number from 1 to {MAX_PILE}")
+    return {"pile": int(typed)}
+
+
+# The JSON API's schema of nim's state document and setup.
+state_schema: Mapping[str, Any] = {
+    "required": ["pile"],
+    "properties": {"pile": {"type": "integer", "minimum": 0, "maximum": MAX_PILE}},
+}
+setup_schema: Mapping[str, Any] = {
+    "seed": {"type": "string", "maxLength": MAX_SEED},
+    "pile": {"type": "integer", "minimum": 1, "maximum": MAX_PILE},
+}

@@ -1,0 +1,290 @@
+"""Every HTML page for every game in the registry: home, the New game form and what it
+creates, the game page as each seat and as a spectator, watch, history at several
+seqs, my games, the error pages — each answers 200 (or its error status) and shows
+the game's own board; a nim page says nothing of the mall."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from pbem.games import GAMES
+from pbem.games.base import Pages
+from pbem.service import PlayerSpec
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+# The words of the mall game; "Mall by mail" is the site's name and stays.
+MALL_WORDS = re.compile(r"mall|tile|balloon|dispenser|attraction|rainbow", re.I)
+BOARD = {"mall": 'class="pbem-mall"', "nim": 'class="nim-pile"'}
+NAMES = ["Ann", "Ben", "Cy", "Di"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_gives_the_web_all_of_its_pages(game):
+    pages = GAMES[game].part("pages")
+    members = set(Pages.__annotations__) | {
+        name for name in vars(Pages) if callable(getattr(Pages, name)) and name[0] != "_"
+    }
+    assert {"partials", "script", "board", "turn", "changed", "setup"} <= members
+    missing = sorted(m for m in members if not hasattr(pages, m))
+    assert not missing, f"{game}'s pages lack {missing}"
+    assert {"board", "turn"} <= set(pages.partials)
+    for name in pages.partials.values():
+        assert GAMES[game].templates.joinpath(name).is_file(), name
+    if pages.script or pages.stylesheet:
+        folder = GAMES[game].templates.parent.joinpath("static")  # beside templates/
+        for name in filter(None, (pages.script, pages.stylesheet)):
+            assert folder.joinpath(name).is_file(), name
+
+
+def csrf(client, url: str) -> str:
+    return CSRF.search(client.get(url).get_data(as_text=True))[1]
+
+
+def without_brand(text: str) -> str:
+    return text.replace("Mall by mail", "")
+
+
+def new_game(parts, game: str, seats: int, pile: int = 7):
+    setup = {"pile": pile} if game == "nim" else {"seed": f"pages-{seats}"}
+    created = parts.service.create_game(
+        [PlayerSpec(n, f"{n.lower()}@example.com") for n in NAMES[:seats]],
+        {"public": True},
+        setup,
+        game=game,
+    )
+    return created.game_id, {s.seat: s.token for s in created.seats}
+
+
+def play_to_the_end(parts, game_id: str, tokens: dict[int, str]) -> None:
+    service = parts.service
+    while (doc := service.state_at(game_id))["turn"] is not None:
+        seat = doc["turn"]
+        action = service.legal(game_id, seat)[0]
+        service.submit_action(game_id, tokens[seat], action, doc["seq"])
+
+
+def get_ok(client, url: str) -> str:
+    answer = client.get(url)
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 200, (url, answer.status_code, text[-500:])
+    return text
+
+
+def every_page_of(app, parts, game: str, game_id: str, tokens: dict[int, str]) -> list[str]:
+    """Every page of one game, as each seat and as a stranger; each must show the board."""
+    pages = []
+    head = parts.service.state_at(game_id)["seq"]
+    for seat, token in tokens.items():
+        client = app.test_client()
+        entered = client.get(f"/g/{game_id}/{token}")
+        assert entered.status_code == 302
+        page = get_ok(client, f"/g/{game_id}")
+        assert f"seat {seat}" in page
+        pages.append(page)
+        for at in sorted({1, 2, head // 2 or 1, head}):
+            pages.append(get_ok(client, f"/g/{game_id}/history?at={min(at, head)}"))
+        pages.append(get_ok(client, f"/g/{game_id}/watch"))
+    stranger = app.test_client()
+    pages.append(get_ok(stranger, f"/g/{game_id}/watch"))
+    pages.append(get_ok(stranger, f"/g/{game_id}"))
+    pages.append(get_ok(stranger, f"/g/{game_id}/history"))
+    pages.append(get_ok(stranger, f"/g/{game_id}/history?at=1"))
+    for page in pages:
+        assert BOARD[game] in page
+        assert "You are watching." in page or "seat" in page
+    return pages
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("mall", 2), ("mall", 3), ("mall", 4), ("nim", 2), ("nim", 3)]
+)
+def test_every_page_of_a_game_in_play_shows_its_board(web, game, seats):
+    app, parts = web
+    game_id, tokens = new_game(parts, game, seats)
+    first = parts.service.state_at(game_id)
+    parts.service.submit_action(
+        game_id, tokens[first["turn"]], parts.service.legal(game_id, first["turn"])[0], 1
+    )
+    pages = every_page_of(app, parts, game, game_id, tokens)
+    if game == "nim":
+        for page in pages:
+            assert not MALL_WORDS.search(without_brand(page)), MALL_WORDS.search(
+                without_brand(page)
+            )
+
+
+@pytest.mark.parametrize("game", ["mall", "nim"])
+def test_every_page_of_a_finished_game_shows_its_board_and_its_result(web, game):
+    app, parts = web
+    game_id, tokens = new_game(parts, game, 2, pile=6)  # nim: seat 2 takes the last
+    play_to_the_end(parts, game_id, tokens)
+    doc = parts.service.state_at(game_id)
+    assert doc["status"] == "finished"
+    if game == "nim":
+        assert doc["winners"] == [2]  # the standings must put seat 2 first
+    pages = every_page_of(app, parts, game, game_id, tokens)
+    winner = NAMES[doc["winners"][0] - 1]
+    assert "The game is over." in pages[0] and winner in pages[0]
+    standings = pages[0][pages[0].index('class="standings"') :]
+    rows = re.findall(r'<th scope="row">(.*?)</th>', standings, re.S)
+    assert [re.sub(r"<.*?>|\s+", " ", r).split()[0] for r in rows] == [
+        NAMES[s - 1] for s in GAMES[game].standings(doc)
+    ]
+    assert rows[0].startswith(winner) and "winner" in rows[0]
+    assert 'name="action"' not in pages[0]  # nobody's turn
+    if game == "nim":
+        for page in pages:
+            assert not MALL_WORDS.search(without_brand(page))
+
+
+def test_the_nim_turn_panel_lists_the_takes_and_plays_without_a_script(web):
+    app, parts = web
+    game_id, tokens = new_game(parts, "nim", 2)
+    client = app.test_client()
+    client.get(f"/g/{game_id}/{tokens[1]}")
+    page = get_ok(client, f"/g/{game_id}")
+    assert re.findall(r'name="action" value="([^"]+)"', page) == ["take 1", "take 2", "take 3"]
+    assert "<script src" not in page  # nim's turn needs no JavaScript
+    assert "7 tokens" in page
+    answer = client.post(
+        f"/g/{game_id}/play",
+        data={
+            "csrf_token": csrf(client, f"/g/{game_id}"),
+            "action": "take 2",
+            "expected_seq": "1",
+            "key": "nim-k1",
+        },
+    )
+    assert answer.status_code == 302
+    page = get_ok(client, f"/g/{game_id}")
+    assert "You played take 2; 5 left." in page and "5 tokens" in page
+    assert 'name="action"' not in page  # Ben's turn now
+    ben = app.test_client()
+    ben.get(f"/g/{game_id}/{tokens[2]}")
+    assert re.findall(r'name="action" value="([^"]+)"', get_ok(ben, f"/g/{game_id}")) == [
+        "take 1",
+        "take 2",
+        "take 3",
+    ]
+
+
+def test_the_mall_page_serves_its_turn_script_from_the_game_package(web):
+    app, parts = web
+    game_id, tokens = new_game(parts, "mall", 2)
+    client = app.test_client()
+    client.get(f"/g/{game_id}/{tokens[1]}")
+    page = get_ok(client, f"/g/{game_id}")
+    (script,) = re.findall(r'<script src="([^"]+)"', page)
+    assert script.startswith("/games/mall/")
+    answer = client.get(script)
+    assert answer.status_code == 200 and b"turn-data" in answer.data
+    assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+
+
+def test_home_and_new_game_list_every_game_with_its_blurb(web):
+    app, _ = web
+    client = app.test_client()
+    home = get_ok(client, "/")
+    new = get_ok(client, "/new")
+    for name, plugin in GAMES.items():
+        assert plugin.blurb in home and plugin.blurb in new
+        assert f'name="game" value="{name}"' in new
+        for bot in plugin.bots:
+            assert f'value="{bot}"' in new
+    assert 'name="nim_pile"' in new
+    new_game(web[1], "nim", 2)
+    assert re.search(r"</a>: Nim, playing, round 1</li>", get_ok(client, "/"))
+    assert get_ok(client, "/my-games")
+
+
+@pytest.mark.parametrize("game", ["mall", "nim"])
+def test_the_new_game_form_creates_the_chosen_game(web, game):
+    app, parts = web
+    client = app.test_client()
+    page = client.post(
+        "/new",
+        data={
+            "csrf_token": csrf(client, "/new"),
+            "game": game,
+            "kind1": "person",
+            "name1": "Ann",
+            "email1": "ann@example.com",
+            "kind2": "greedy",
+            "kind3": "nobody",
+            "kind4": "nobody",
+            "nim_pile": "9",
+            "public": "yes",
+        },
+        follow_redirects=True,
+    )
+    assert page.status_code == 200, page.get_data(as_text=True)
+    assert "seat 2, Greedy bot: a bot, no mail" in page.get_data(as_text=True)
+    (row,) = parts.service.games()
+    assert row.game == game
+    doc = parts.service.state_at(row.id)
+    if game == "nim":
+        assert doc["pile"] == 9
+    watched = get_ok(app.test_client(), f"/g/{row.id}/watch")
+    assert BOARD[game] in watched
+
+
+def test_an_unknown_game_or_a_pile_out_of_bounds_comes_back_with_the_form(web):
+    app, parts = web
+    client = app.test_client()
+    base = {
+        "kind1": "person",
+        "name1": "Ann",
+        "email1": "ann@example.com",
+        "kind2": "random",
+        "kind3": "nobody",
+        "kind4": "nobody",
+    }
+    for extra, said in (
+        ({"game": "chess"}, "There is no game called 'chess' here; choose Mall or Nim."),
+        ({"game": "nim", "nim_pile": "0"}, "the pile is a whole number from 1 to 10000"),
+        ({"game": "nim", "nim_pile": "many"}, "the pile is a whole number from 1 to 10000"),
+    ):
+        answer = client.post("/new", data={"csrf_token": csrf(client, "/new"), **base, **extra})
+        text = html.unescape(answer.get_data(as_text=True))
+        assert answer.status_code == 400, extra
+        assert said in text, (said, text[:3000])
+        assert 'value="ann@example.com"' in text  # the form keeps what was typed
+    assert parts.service.games() == []
+
+
+def test_the_error_pages_answer_in_words(web):
+    app, parts = web
+    game_id, _ = new_game(parts, "nim", 2)
+    client = app.test_client()
+    missing = client.get("/g/nosuchgame/watch")
+    assert missing.status_code == 404 and "That did not work" in missing.get_data(as_text=True)
+    wrong = client.get(f"/g/{game_id}/not-a-real-token")
+    assert wrong.status_code == 403 and "This link is not valid" in wrong.get_data(as_text=True)
+    beyond = client.get("/no/such/page")
+    assert beyond.status_code == 404 and "There is no such page" in beyond.get_data(as_text=True)
+
+
+def test_the_api_document_names_every_game_and_bot_and_each_state_fits_it(web):
+    import jsonschema_rs  # schemathesis's validator
+
+    app, parts = web
+    client = app.test_client()
+    spec = client.get("/api/openapi.json").json
+    body = spec["paths"]["/api/games"]["post"]["requestBody"]["content"]["application/json"]
+    fields = body["schema"]["properties"]
+    assert fields["game"]["enum"] == list(GAMES)
+    bots = fields["players"]["items"]["properties"]["bot"]["enum"]
+    assert set(bots) == {bot for plugin in GAMES.values() for bot in plugin.bots}
+    assert {"pile", "supply", "seed"} <= set(fields["setup"]["properties"])
+    ok = spec["paths"]["/api/games/{game_id}"]["get"]["responses"]["200"]
+    state = ok["content"]["application/json"]["schema"]
+    validator = jsonschema_rs.Draft202012Validator(state)
+    for game in ("mall", "nim"):
+        game_id, _ = new_game(parts, game, 2)
+        doc = client.get(f"/api/games/{game_id}").json
+        validator.validate(doc)
+        wrong = {**doc, "game": "nim" if game == "mall" else "mall"}
+        assert not validator.is_valid(wrong), game  # each game's document is its own
