@@ -5,10 +5,12 @@ timeouts, bots and replaced seats."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 from sqlmodel import select
 
+from pbem.games import GAMES, NAMES
 from pbem.games.mall import apply, parse, setup
 from pbem.service import BadRequest, Forbidden, Illegal, PlayerSpec, Stale
 from pbem.service.tokens import token_hash
@@ -217,3 +219,40 @@ def test_a_game_that_cannot_be_created_is_refused_with_the_reason(
     with pytest.raises(BadRequest, match=message):
         service.create_game(players, options)
     assert service.games() == []
+
+
+@pytest.fixture
+def nim_with_other_bots(monkeypatch):
+    """The nim plugin as a game whose only bot, and timeout bot, is "random": the
+    service must take a game's bots from its plugin, never from a list of its own."""
+    plugin = GAMES["nim"]
+    monkeypatch.setitem(
+        GAMES._loaded, "nim", replace(plugin, bots=("random",), timeout_bot="random")
+    )
+    return plugin.rules
+
+
+def test_a_games_bots_and_timeout_bot_come_from_its_plugin(service, nim_with_other_bots):
+    people = [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")]
+    with pytest.raises(BadRequest, match="unknown bot 'greedy': bots are random"):
+        service.create_game([people[0], PlayerSpec("Robo", bot="greedy")], game="nim")
+    created = service.create_game(
+        people, {"timeout_policy": "replace", "replace_after": 1}, {"pile": 9}, game="nim"
+    )
+    accepted = service.time_out(created.game_id, 1, expected_seq=1)
+    chosen = nim_with_other_bots.bot("random", f"{created.game_id}/1")(
+        nim_with_other_bots.setup(["Ann", "Ben"], {"pile": 9})
+    )
+    assert accepted.action == nim_with_other_bots.format(chosen)
+    with service.db.read() as s:
+        assert s.get(Seat, (created.game_id, 1)).controller == "bot:random"
+    link = service.replace_seat(created.game_id, 2, "bot")  # the game's first bot
+    assert link.token is None
+    with service.db.read() as s:
+        assert s.get(Seat, (created.game_id, 2)).controller == "bot:random"
+
+
+def test_a_game_created_without_naming_one_is_the_registrys_first(service):
+    created = service.create_game([PlayerSpec("Ann"), PlayerSpec("Ben")])
+    assert service.games()[0].game == NAMES[0]
+    assert service.state_at(created.game_id)["seq"] == 1

@@ -1,0 +1,182 @@
+"""Creating games: checking the players, GameCreated with its read models and the
+invitations, and a form's creation key that makes creating idempotent."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from pbem.games import NAMES, SetupError, plugin
+from pbem.games import Game as Rules
+from pbem.store import log
+from pbem.store.events import GAME_CREATED, GENESIS
+
+from . import invitations, policy, queries
+from . import options as game_options
+from .addresses import checked_address
+from .errors import BadRequest, Created, SeatLink
+from .tokens import new_nonce, seat_token, token_hash
+from .unit import BOT, Context, Tx, new_game_id, sha256
+
+MAX_SEATS = 4
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A seat of a new game: a person (name, email) or a bot (name, bot)."""
+
+    name: str
+    email: str | None = None
+    bot: str | None = None
+
+
+def create_game(
+    ctx: Context,
+    players: Sequence[PlayerSpec],
+    options: Mapping[str, Any] | None = None,
+    setup: Mapping[str, Any] | None = None,
+    *,
+    game: str | None = None,
+    actor: str = "admin",
+    key: str | None = None,
+) -> Created:
+    """A new game of `game` (default: the first game the server knows); see
+    `Service.create_game`."""
+    if key is not None:
+        if not isinstance(key, str) or not 16 <= len(key) <= 200 or not key.isprintable():
+            raise BadRequest("a creation key is 16 to 200 printable characters")
+        earlier = created_by_key(ctx, key)
+        if earlier is not None:
+            return earlier
+    name = NAMES[0] if game is None else game
+    try:
+        rules = plugin(name).rules
+    except (KeyError, TypeError):
+        raise BadRequest(f"unknown game {name!r}") from None
+    if not isinstance(players, Sequence) or not 2 <= len(players) <= MAX_SEATS:
+        count = len(players) if isinstance(players, Sequence) else 0
+        raise BadRequest(f"setup: the game takes 2 to {MAX_SEATS} players, not {count}")
+    chosen = game_options.checked(options)
+    if setup is not None and not isinstance(setup, Mapping):
+        raise BadRequest("setup is an object")
+    setup_chosen = bool(setup)
+    setup = dict(setup or {})
+    setup.setdefault("seed", secrets.token_hex(24))  # 192 random bits
+    specs = [checked_player(p, rules.name) for p in players]
+    try:
+        state = rules.setup([p.name for p in specs], setup)
+    except SetupError as error:
+        raise BadRequest(f"setup: {error}") from None
+    try:
+        with ctx.transaction() as tx:
+            links = start(ctx, tx, rules, specs, chosen, setup, state, actor, setup_chosen, key)
+    except IntegrityError:
+        earlier = created_by_key(ctx, key) if key is not None else None
+        if earlier is None:
+            raise
+        return earlier  # the same form, sent twice at once: the first one made it
+    return Created(tx.game_id, 1, links)
+
+
+def created_by_key(ctx: Context, key: str) -> Created | None:
+    """The game a creation `key` made, with its seats, or None."""
+    game_id = game_id_for(ctx, key)
+    with ctx.reading() as conn:
+        event = log.created(conn, game_id)
+    if event is None or event.idempotency_key != creation_key(key):
+        return None
+    return Created(game_id, 1, queries.seat_links(ctx, game_id), replayed=True)
+
+
+def game_id_for(ctx: Context, key: str) -> str:
+    """The id a creation key's game gets: derived from the key with the secret
+    key, so two web processes given the same form make one game (the id is the
+    primary key) and nobody can choose or foresee an id."""
+    digest = hmac.new(ctx.key, b"game:" + key.encode("utf-8"), hashlib.sha256).digest()
+    return base64.b32encode(digest[:10]).decode("ascii").lower()
+
+
+def creation_key(key: str) -> str:
+    return f"create:{sha256(key)}"
+
+
+def start(
+    ctx: Context,
+    tx: Tx,
+    rules: Rules,
+    specs: list[PlayerSpec],
+    chosen: dict[str, Any],
+    setup: dict[str, Any],
+    state: Any,
+    actor: str,
+    setup_chosen: bool = False,
+    key: str | None = None,
+) -> list[SeatLink]:
+    """GameCreated, its read models, and the invitations (within the limit per
+    address)."""
+    tx.game_id = new_game_id() if key is None else game_id_for(ctx, key)
+    invitations.check(tx.conn, [p.email for p in specs if p.email and not p.bot], ctx.clock())
+    links, seats = [], []
+    for seat, spec in enumerate(specs, start=1):
+        nonce = new_nonce()
+        token = seat_token(ctx.key, tx.game_id, seat, nonce)
+        seats.append(
+            {
+                "seat": seat,
+                "name": spec.name,
+                "email": spec.email,
+                "controller": f"{BOT}{spec.bot}" if spec.bot else "human",
+                "token_sha256": token_hash(token),
+                "token_nonce": nonce,
+            }
+        )
+        links.append(SeatLink(seat, spec.name, None if spec.bot else token, spec.email))
+    payload = {
+        "game_id": tx.game_id,
+        "game": rules.name,
+        "content": rules.content,
+        "engine_version": rules.version,
+        "players": seats,
+        "options": chosen,
+        "setup": setup,
+        "seed_sha256": sha256(str(setup["seed"])) if "seed" in setup else None,
+        "setup_chosen": setup_chosen,
+    }
+    stored = None if key is None else creation_key(key)
+    now = tx.time()
+    event = log.append(tx.conn, tx.game_id, (0, GENESIS), GAME_CREATED, payload, actor, now, stored)
+    ctx.project(tx, rules, event, state)
+    first = rules.to_move(state)
+    first_is_bot = first is not None and bool(specs[first - 1].bot)
+    if first is not None and first_is_bot:
+        tx.bot_turn = (first, 1)
+    policy.game_started(tx, links, first, first_is_bot)
+    return links
+
+
+def checked_player(spec: PlayerSpec, game: str) -> PlayerSpec:
+    """A player of `game` as stored: a name fit to show anywhere, a checked
+    address for a person, a bot the game has."""
+    for field_name in ("name", "email", "bot"):
+        value = getattr(spec, field_name)
+        if value is not None and not isinstance(value, str):
+            raise BadRequest(f"a player's {field_name} is text")
+    # no newlines, no runs of spaces, no control or format characters (C0, C1,
+    # NUL, bidi overrides): a name is shown in pages, mails and terminals
+    name = " ".join((spec.name or "").split())
+    name = " ".join("".join(c for c in name if unicodedata.category(c)[0] != "C").split())
+    if not name or len(name) > 100:
+        raise BadRequest("every player needs a name of 1 to 100 characters")
+    email = checked_address(spec.email) if spec.email and spec.email.strip() else None
+    bots = plugin(game).bots
+    if spec.bot is not None and spec.bot not in bots:
+        raise BadRequest(f"unknown bot {spec.bot!r}: bots are {', '.join(bots)}")
+    return PlayerSpec(name, None if spec.bot else email, spec.bot)

@@ -1,0 +1,245 @@
+"""The log file (DESIGN.md contract) and the log's health: export a game as a log
+file, import one as a new game, verify a stored game (its hash chain, every event
+folding again, and every read model and snapshot agreeing with the events), and
+rebuild the read models from the events alone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection, delete, select
+
+from pbem.games import Game as Rules
+from pbem.games import IllegalAction, SetupError, for_log_format, get
+from pbem.store import log, projection, states
+from pbem.store.events import ACTION_TAKEN, MOVES, Envelope, moves_in_force
+from pbem.store.projection import Before
+
+from . import options as game_options
+from . import rows
+from .create import PlayerSpec, checked_player, start
+from .errors import BadRequest, Created, NotFound
+from .moves import move
+from .seeds import guessable
+from .unit import Context, is_game_id, sha256
+
+SNAPSHOTS = projection.SNAPSHOTS
+GAMES, SEATS = rows.GAMES, rows.SEATS
+
+
+def export_log(ctx: Context, game_id: str, seat: int | None = None) -> dict[str, Any]:
+    """The game as a log file, redacted for `seat` while the game runs; once it has
+    ended it carries the seed, so anyone can check its SHA-256 and replay it."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        rules = get(row.game)
+        events = log.events(conn, game_id)
+        state = ctx.state(conn, rules, row)
+    created = events[0].payload
+    setup = {"players": [p["name"] for p in created["players"]], **created["setup"]}
+    actions = [
+        {"seat": m.payload["seat"], "action": rules.format(rules.parse(m.payload["action"]))}
+        for m in moves_in_force(events)
+    ]
+    return {
+        "format": rules.log_format,
+        "setup": rules.public_setup(setup, state, seat),
+        "actions": actions,
+        "game": {
+            "id": game_id,
+            "status": row.status,
+            "head_seq": row.head_seq,
+            "head_hash": row.head_hash,
+            # the setup was given by someone (not drawn by the server), so its
+            # creator may know the hidden information
+            "setup_chosen": bool(created.get("setup_chosen", False)),
+        },
+    }
+
+
+def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> Created:
+    """A new game from a log file: every action is checked before anything is
+    stored; an illegal one refuses the whole file, naming the action."""
+    if not isinstance(doc, Mapping):
+        raise BadRequest("a game log is a JSON object")
+    try:
+        rules = for_log_format(doc.get("format"))
+    except KeyError as error:
+        raise BadRequest(str(error.args[0])) from None
+    setup = dict(doc.get("setup") or {})
+    names = setup.pop("players", None)
+    claimed = setup.pop("seed_sha256", None)
+    if not isinstance(names, list) or not names:
+        raise BadRequest('the log needs "setup.players", a list of names')
+    if claimed is not None and "seed" in setup and claimed != sha256(str(setup["seed"])):
+        raise BadRequest("the seed does not match its SHA-256 in the log")
+    specs = [
+        checked_player(PlayerSpec(n["name"] if isinstance(n, dict) else str(n)), rules.name)
+        for n in names
+    ]
+    try:
+        initial = rules.setup([p.name for p in specs], setup)
+    except SetupError as error:
+        raise BadRequest(f"setup: {error}") from None
+    state = initial
+    moves: list[tuple[int, Any, Any]] = []
+    for number, entry in enumerate(doc.get("actions") or [], start=1):
+        # the parts of an entry are JSON as given: the rules refuse what is no action
+        given: Any = entry.get("action") if isinstance(entry, Mapping) else None
+        seat: Any = entry.get("seat") if isinstance(entry, Mapping) else None
+        try:
+            checked = rules.check(state, rules.parse(given), seat)
+        except (IllegalAction, TypeError) as error:
+            raise BadRequest(f'action {number} (seat {seat}, "{given}"): {error}') from None
+        if isinstance(seat, bool) or not isinstance(seat, int):  # True == 1, 1.0 == 1
+            raise BadRequest(
+                f'action {number} ("{given}"): name the seat that played it,'
+                ' as a number ("seat": 1)'
+            )
+        moves.append((seat, checked, state))
+        state = rules.perform(state, checked)
+    chosen = game_options.checked(None)
+    # a deal given in the log, or a seed too short or too regular to hide it
+    # (fewer than 128 random bits), may be known to whoever wrote the log
+    setup_chosen = guessable(setup.get("seed")) or any(k != "seed" for k in setup)
+    with ctx.transaction() as tx:
+        links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
+        for seat, checked, before in moves:
+            move(ctx, tx, rules, [], seat, ACTION_TAKEN, checked, before, actor=actor)
+    return Created(tx.game_id, tx.head[0], links)
+
+
+def verify(ctx: Context, game_id: str) -> list[str]:
+    """Everything wrong with the stored game, one line each: a broken hash chain,
+    an event that does not fold (an illegal or non-canonical move), and every
+    read model that disagrees with the events — the games row, each seat's row,
+    each snapshot. Empty when the game is sound. The read models are recomputed
+    by projecting the events again inside a savepoint that is rolled back, and
+    compared with the stored ones read in the same transaction."""
+    with ctx.db.writing() as conn:
+        try:
+            ctx.row(conn, game_id)
+        except NotFound:  # no games row: a game only if its events say so
+            if not is_game_id(game_id) or log.created(conn, game_id) is None:
+                raise
+        problems = log.chain_problems(conn, game_id)
+        try:
+            events = log.events(conn, game_id)
+        except ValueError as error:
+            return [*problems, f"an event cannot be read: {error}"]
+        rules = get(events[0].payload["game"])
+        stored_game = _game_row(conn, game_id)
+        stored_seats = _seat_rows(conn, game_id)
+        snapshots = _snapshots(conn, game_id, rules.version)
+        savepoint = conn.begin_nested()
+        try:
+            folded = _refold(ctx, conn, rules, events, snapshots, problems)
+            if folded:
+                problems += _differences("games row", stored_game, _game_row(conn, game_id))
+                problems += _seat_differences(stored_seats, _seat_rows(conn, game_id))
+        finally:
+            savepoint.rollback()
+    return problems
+
+
+def _refold(
+    ctx: Context,
+    conn: Connection,
+    rules: Rules,
+    events: list[Envelope],
+    snapshots: dict[int, Any],
+    problems: list[str],
+) -> bool:
+    """Fold the events again through the rules (each move checked as if new) and
+    project them into emptied read models; a stored snapshot that differs from
+    the state at its seq is a problem. False when an event does not fold."""
+    game_id = events[0].game_id
+    for table, column in ((SNAPSHOTS, SNAPSHOTS.c.game_id), (SEATS, SEATS.c.game_id)):
+        conn.execute(delete(table).where(column == game_id))
+    conn.execute(delete(GAMES).where(GAMES.c.id == game_id))
+    folder = states.Folder(rules, 1, states.initial_state(rules, events[0].payload))
+    before = Before(events[0].payload["options"])
+    for event in events:
+        if event.type in MOVES:
+            seat, given = event.payload["seat"], event.payload["action"]
+            try:
+                checked = rules.check(folder.state, rules.parse(given), seat)
+            except IllegalAction as error:
+                problems.append(f"seq {event.seq}: seat {seat}'s move does not fold: {error}")
+                return False
+            if rules.to_json(checked) != given:
+                problems.append(f"seq {event.seq}: the move is not in canonical form")
+        state = folder.push(event) if event.seq > 1 else folder.state
+        if event.seq in snapshots and snapshots[event.seq] != _json(rules.dump_state(state)):
+            problems.append(
+                f"snapshot at seq {event.seq}: its state is not the one the events give"
+            )
+        every = ctx.settings.snapshot_every
+        before = before.after(
+            projection.project(conn, rules, event, state, before=before, every=every)
+        )
+    return True
+
+
+def _json(value: Any) -> Any:
+    """A JSON document as it reads back from a JSON column."""
+    return json.loads(json.dumps(value))
+
+
+def _game_row(conn: Connection, game_id: str) -> dict[str, Any] | None:
+    found = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).first()
+    return None if found is None else dict(found._mapping)
+
+
+def _seat_rows(conn: Connection, game_id: str) -> dict[int, dict[str, Any]]:
+    found = conn.execute(select(SEATS).where(SEATS.c.game_id == game_id)).all()
+    return {r.seat: dict(r._mapping) for r in found}
+
+
+def _snapshots(conn: Connection, game_id: str, version: str) -> dict[int, Any]:
+    """The game's snapshots of this engine version (others are never read), by seq."""
+    found = conn.execute(
+        select(SNAPSHOTS.c.seq, SNAPSHOTS.c.state).where(
+            SNAPSHOTS.c.game_id == game_id, SNAPSHOTS.c.engine_version == version
+        )
+    ).all()
+    return {r.seq: r.state for r in found}
+
+
+def _differences(
+    what: str, stored: dict[str, Any] | None, derived: dict[str, Any] | None
+) -> list[str]:
+    """One line per column where a stored row is not what the events give."""
+    if stored is None or derived is None:
+        if stored is derived:
+            return []
+        return [f"{what}: missing" if stored is None else f"{what}: the events give no such row"]
+    out = []
+    for column, value in derived.items():
+        found = stored.get(column)
+        if found == value:
+            continue
+        if isinstance(value, dict | list) or isinstance(found, dict | list):
+            out.append(f"{what}: {column} is not what the events give")
+        else:
+            out.append(f"{what}: {column} is {found!r}, the events give {value!r}")
+    return out
+
+
+def _seat_differences(
+    stored: dict[int, dict[str, Any]], derived: dict[int, dict[str, Any]]
+) -> list[str]:
+    out = []
+    for seat in sorted(stored.keys() | derived.keys()):
+        out += _differences(f"seat {seat}", stored.get(seat), derived.get(seat))
+    return out
+
+
+def rebuild(ctx: Context) -> int:
+    """Recreate every read model and snapshot from the events alone."""
+    with ctx.db.writing() as conn:
+        count = projection.rebuild(conn, ctx.settings.snapshot_every)
+    ctx.cache.clear()
+    return count

@@ -1,0 +1,260 @@
+"""Moves: a seat's move (checked by the rules, idempotent per seat and key), a turn
+played for a seat that ran out of time, a bot seat's turn; and what every move does
+after it is stored (the notices it calls for, a bot to move next)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from pbem.games import Game as Rules
+from pbem.games import IllegalAction, NotationError, get, plugin
+from pbem.store import log, states
+from pbem.store.events import ACTION_TAKEN, SEAT_REPLACED, TURN_TIMED_OUT
+
+from . import policy, rows, undo
+from .errors import Accepted, BadRequest, Illegal, Stale
+from .queries import happened
+from .rows import Record
+from .unit import BOT, Context, Tx, is_bot, sha256
+
+
+def submit_action(
+    ctx: Context,
+    game_id: str,
+    token: str,
+    action: str | Mapping[str, Any],
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
+) -> Accepted:
+    """Store the seat's move (see `Service.submit_action`)."""
+    idempotency_key = checked_key(idempotency_key)
+    try:
+        with ctx.transaction() as tx:
+            row = ctx.open(tx, game_id)
+            seats = rows.seats(tx.conn, game_id)
+            seat = ctx.seat_for(tx.conn, seats, token).seat
+            key = None if idempotency_key is None else seat_key(seat, idempotency_key)
+            if key is not None:
+                earlier = _earlier_answer(ctx, tx.conn, game_id, key)
+                if earlier is not None:
+                    return earlier
+            rules = get(row.game)
+            check_expected(tx.conn, rules, row, expected_seq)
+            before = ctx.state(tx.conn, rules, row)
+            try:
+                checked = rules.check(before, rules.parse(action), seat)
+            except NotationError as error:
+                raise Illegal(str(error), {"rule": error.rule, "unreadable": True}) from None
+            except IllegalAction as error:
+                raise Illegal(str(error), {"rule": error.rule}) from None
+            accepted, _ = move(
+                ctx,
+                tx,
+                rules,
+                seats,
+                seat,
+                ACTION_TAKEN,
+                checked,
+                before,
+                actor=f"seat:{seat}",
+                key=key,
+            )
+            return accepted
+    except IntegrityError:
+        return _after_race(ctx, game_id, token, expected_seq, idempotency_key)
+
+
+def _after_race(
+    ctx: Context, game_id: str, token: str, expected_seq: int | None, idempotency_key: str | None
+) -> Accepted:
+    """A race the row lock cannot prevent (the first event of a key on two
+    connections): the winner's answer, or Stale with what happened since."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        if idempotency_key is not None:
+            seat = ctx.seat_for(conn, rows.seats(conn, game_id), token).seat
+            earlier = _earlier_answer(ctx, conn, game_id, seat_key(seat, idempotency_key))
+            if earlier is not None:
+                return earlier
+        seen = expected_seq if expected_seq is not None else row.head_seq - 1
+        raise stale(conn, get(row.game), row, seen) from None
+
+
+def move(
+    ctx: Context,
+    tx: Tx,
+    rules: Rules,
+    seats: list[Record],
+    seat: int,
+    type: str,
+    checked: Any,
+    before: Any,
+    *,
+    actor: str,
+    key: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> tuple[Accepted, Any]:
+    """Store a checked move and the notices it calls for; returns the answer and
+    the state after it. A move closes a waiting undo request first (it lapses:
+    the game moved on)."""
+    if tx.before.undo_request_seq is not None:
+        undo.lapse(ctx, tx, rules, seats, before, "the game moved on")
+    after = rules.perform(before, checked)
+    payload = {"seat": seat, "action": rules.to_json(checked), **(extra or {})}
+    event = ctx.record(tx, rules, type, payload, actor, after, key)
+    policy.moved(tx, rules, seats, event.seq, before, after)
+    to_move = rules.to_move(after)
+    if to_move is not None and seats and is_bot(seats[to_move - 1]):
+        tx.bot_turn = (to_move, event.seq)
+    narration = rules.narrate(before, checked, after)
+    accepted = Accepted(tx.game_id, event.seq, seat, rules.format(checked), narration, event.hash)
+    return accepted, after
+
+
+def earlier_answer(
+    ctx: Context, game_id: str, key: str, token: str | None = None
+) -> Accepted | None:
+    """The answer a seat got for a move it submitted with this idempotency key, if
+    any (see `Service.earlier_answer`)."""
+    try:
+        checked = checked_key(key)
+    except BadRequest:
+        return None  # no move was ever stored with it
+    if checked is None:
+        return None
+    with ctx.reading() as conn:
+        ctx.row(conn, game_id)
+        seats = rows.seats(conn, game_id)
+        if token is not None:
+            seats = [ctx.seat_for(conn, seats, token)]
+        for seat in seats:
+            earlier = _earlier_answer(ctx, conn, game_id, seat_key(seat.seat, checked))
+            if earlier is not None:
+                return earlier
+        return None
+
+
+def _earlier_answer(ctx: Context, conn: Connection, game_id: str, key: str) -> Accepted | None:
+    """The answer to the move stored under `key` (as stored: scoped to a seat)."""
+    event = log.by_idempotency_key(conn, game_id, key)
+    if event is None:
+        return None
+    rules = get(ctx.row(conn, game_id).game)
+    before = states.state_at(conn, rules, game_id, event.seq - 1)
+    after = states.state_at(conn, rules, game_id, event.seq)
+    action = rules.parse(event.payload["action"])
+    return Accepted(
+        game_id,
+        event.seq,
+        event.payload["seat"],
+        rules.format(action),
+        rules.narrate(before, action, after),
+        event.hash,
+        replayed=True,
+    )
+
+
+def checked_key(key: object) -> str | None:
+    """An idempotency key is 1 to 200 printable characters (no NUL, no control
+    characters, no line breaks), or None."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 1 <= len(key) <= 200 or not key.isprintable():
+        raise BadRequest(
+            "an idempotency key is 1 to 200 printable characters (no control characters)"
+        )
+    return key
+
+
+def seat_key(seat: int, key: str) -> str:
+    """The key as stored: scoped to the seat (the same key from another seat is
+    another key), hashed so that any printable key fits the column."""
+    return f"seat{seat}:{sha256(key)}"
+
+
+def time_out(
+    ctx: Context, game_id: str, seat: int, expected_seq: int, actor: str = "system"
+) -> Accepted:
+    """The seat to move ran out of time at `expected_seq`: the game's timeout bot
+    plays the turn (see `Service.time_out`)."""
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        rules = get(row.game)
+        check_expected(tx.conn, rules, row, expected_seq)
+        if row.turn != seat:
+            raise BadRequest(f"seat {seat} is not to move")
+        seats = rows.seats(tx.conn, game_id)
+        before = ctx.state(tx.conn, rules, row)
+        bot = plugin(row.game).timeout_bot
+        chosen = rules.bot(bot, f"{game_id}/{row.head_seq}")(before)
+        policy_name = row.options["timeout_policy"]
+        accepted, after = move(
+            ctx,
+            tx,
+            rules,
+            seats,
+            seat,
+            TURN_TIMED_OUT,
+            chosen,
+            before,
+            actor=actor,
+            extra={"policy": policy_name},
+        )
+        timed_out = seats[seat - 1]
+        replaced = (
+            policy_name == "replace" and timed_out.timeouts + 1 >= row.options["replace_after"]
+        )
+        policy.timed_out(tx, accepted.seq, timed_out, replaced)
+        if replaced:
+            payload = {"seat": seat, "controller": f"{BOT}{bot}"}
+            ctx.record(tx, rules, SEAT_REPLACED, payload, actor, after)
+        return accepted
+
+
+def play_bot(ctx: Context, game_id: str, seat: int, expected_seq: int) -> Accepted:
+    """A bot seat's turn, as its bot chooses (the same choice for the same seq)."""
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        rules = get(row.game)
+        check_expected(tx.conn, rules, row, expected_seq)
+        seats = rows.seats(tx.conn, game_id)
+        if row.turn != seat or not is_bot(seats[seat - 1]):
+            raise BadRequest(f"seat {seat} is not a bot to move")
+        before = ctx.state(tx.conn, rules, row)
+        controller = seats[seat - 1].controller
+        chosen = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before)
+        accepted, _ = move(
+            ctx, tx, rules, seats, seat, ACTION_TAKEN, chosen, before, actor=controller
+        )
+        return accepted
+
+
+def play_bots(ctx: Context, game_id: str) -> list[Accepted]:
+    """Play bot seats' turns until a person is to move or the game has ended."""
+    played: list[Accepted] = []
+    while True:
+        with ctx.reading() as conn:
+            row = ctx.row(conn, game_id)
+            seats = rows.seats(conn, game_id)
+        if row.turn is None or not is_bot(seats[row.turn - 1]):
+            return played
+        played.append(play_bot(ctx, game_id, row.turn, row.head_seq))
+
+
+def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | None) -> None:
+    """Nothing when `expected` is the head (or not given); else Stale with what
+    happened since, or BadRequest for a seq the game never had."""
+    if expected is None or expected == row.head_seq:
+        return
+    if not 1 <= expected <= row.head_seq:
+        raise BadRequest(f"expected_seq {expected}: the game has seq 1 to {row.head_seq}")
+    raise stale(conn, rules, row, expected)
+
+
+def stale(conn: Connection, rules: Rules, row: Record, expected: int) -> Stale:
+    since = happened(conn, rules, row.id, expected, row.head_seq)
+    return Stale(expected, row.head_seq, since)

@@ -1,0 +1,173 @@
+"""The notification policy: who is told what, and when. Each command calls the one
+function here for what it did; this module writes the notices as outbox rows
+(channel-neutral facts: a kind of `Kind`, the game, the seat, a few facts), as a
+seat's person wants them (every one, held for the daily digest, or none but those
+that always go). Where a seat is reached — today its e-mail address — is decided
+here and nowhere else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games import Game as Rules
+from pbem.store import log
+from pbem.store.events import GAME_CREATED, SEAT_REPLACED
+
+from . import rows
+from .errors import SeatLink
+from .notices import ALWAYS, Kind
+from .rows import Record
+from .unit import Tx, is_bot
+
+
+def address_of(seat: Record) -> str | None:
+    """Where a seat's person is told things: their e-mail address (None: nowhere,
+    and never for a bot)."""
+    if is_bot(seat):
+        return None
+    address: str | None = seat.email
+    return address or None
+
+
+# -- what each command tells ----------------------------------------------------------
+
+
+def game_started(tx: Tx, links: list[SeatLink], first: int | None, first_is_bot: bool) -> None:
+    """Every person is invited with their link; the first to move is told so."""
+    for link in links:
+        if link.token and link.email:
+            notice(tx, 1, Kind.INVITATION, link.seat, link.email, {})
+    if first is not None and not first_is_bot:
+        mover = links[first - 1]
+        if mover.email:
+            notice(tx, 1, Kind.YOUR_TURN, first, mover.email, {})
+
+
+def moved(tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, after: Any) -> None:
+    """After a move: game over to everyone (and to the people who once held a seat),
+    or the round's scores when a round closed, and the turn to the seat to move."""
+    to_move = rules.to_move(after)
+    if to_move is None:
+        for seat in seats:
+            to_seat(tx, seq, Kind.GAME_OVER, seat, {})
+        for former in former_holders(tx, seats):
+            notice(tx, seq, Kind.GAME_OVER, None, former.pop("email"), former)
+        return
+    if rules.round(after) > rules.round(before):
+        for seat in seats:
+            to_seat(tx, seq, Kind.ROUND_SCORED, seat, {"round": rules.round(before)})
+    for seat in seats:
+        if seat.seat == to_move:
+            to_seat(tx, seq, Kind.YOUR_TURN, seat, {})
+
+
+def timed_out(tx: Tx, seq: int, seat: Record, replaced: bool) -> None:
+    """The seat's person is told a bot played their turn (and, when a bot now holds
+    the seat for good, that too)."""
+    to_seat(tx, seq, Kind.TIMED_OUT, seat, {"replaced": True} if replaced else {})
+
+
+def seat_handed(tx: Tx, seq: int, seat: int, email: str | None, invited: bool) -> None:
+    """A person given a seat is invited with their new link."""
+    if invited and email:
+        notice(tx, seq, Kind.INVITATION, seat, email, {})
+
+
+def turn_handed(tx: Tx, seq: int, held: Record) -> None:
+    """A seat handed over while it is to move: its new holder is told now, as at
+    any turn."""
+    to_seat(tx, seq, Kind.YOUR_TURN, held, {})
+
+
+def vacation_taken(tx: Tx, seq: int, seats: list[Record], who: int, until: str) -> None:
+    """The other players are told whose clock stops until when."""
+    for other in seats:
+        if other.seat != who:
+            to_seat(tx, seq, Kind.VACATION, other, {"who": who, "until": until})
+
+
+def reminder(tx: Tx, seq: int, seat: Record, hours: float) -> None:
+    """The seat to move is reminded `hours` before its deadline."""
+    to_seat(tx, seq, Kind.REMINDER, seat, {"hours": hours})
+
+
+def undo_requested(tx: Tx, seq: int, seats: list[Record], asks: list[int], asker: int) -> None:
+    """Everyone whose agreement an undo needs is asked."""
+    for other in seats:
+        if other.seat in asks:
+            to_seat(tx, seq, Kind.UNDO_REQUEST, other, {"asked_by": asker})
+
+
+def undo_lapsed(tx: Tx, seq: int, seats: list[Record], asker: int, reason: str) -> None:
+    """The asker and everyone else are told the request was closed, and why."""
+    for seat in seats:
+        to_seat(tx, seq, Kind.UNDO_LAPSED, seat, {"asked_by": asker, "reason": reason})
+
+
+def undo_done(tx: Tx, seq: int, seats: list[Record], to_move: int | None) -> None:
+    """After an undo, the seat to move is told it is their turn again."""
+    if to_move is not None:
+        to_seat(tx, seq, Kind.YOUR_TURN, seats[to_move - 1], {"after_undo": True})
+
+
+# -- writing the rows -----------------------------------------------------------------
+
+
+def notice(
+    tx: Tx,
+    seq: int,
+    kind: Kind,
+    seat: int | None,
+    to: str,
+    payload: dict[str, Any],
+    status: str = "pending",
+) -> None:
+    """An outbox row, recording the seat's holder of now (its token's hash), so
+    that a link in it only ever goes to the holder it was written for."""
+    if seat is not None and "holder" not in payload:
+        payload = {**payload, "holder": rows.holder(tx.conn, tx.game_id, seat)}
+    row = rows.new_mail(tx.game_id, seq, kind, seat, to, payload, tx.time())
+    tx.mails.append({**row, "status": status})
+
+
+def to_seat(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any]) -> None:
+    """A notice to a seat's person, as their preference has it: every turn's,
+    turn notices held for the daily digest, or none but those that always go."""
+    address = address_of(seat)
+    if address is None:
+        return
+    payload = {**payload, "holder": seat.token_sha256}
+    if kind in ALWAYS or seat.mail == "every":
+        notice(tx, seq, kind, seat.seat, address, payload)
+    elif seat.mail == "digest":
+        notice(tx, seq, kind, seat.seat, address, payload, status="held")
+
+
+def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
+    """The people who held a seat of this game and were replaced (by a bot or by
+    another person), once each, leaving out anyone who holds a seat now: the
+    seat, their name and address, and the holder they were (their token's hash)."""
+    if not seats:
+        return []
+    now = {s.email.lower() for s in seats if s.email and not is_bot(s)}
+    current = {s.seat: None if is_bot(s) else s.token_sha256 for s in seats}
+    held = []
+    for event in log.events(tx.conn, tx.game_id):
+        if event.type == GAME_CREATED:
+            held += [p for p in event.payload["players"] if p["controller"] == "human"]
+        elif event.type == SEAT_REPLACED and event.payload["controller"] == "human":
+            held.append(event.payload)
+    former: dict[str, dict[str, Any]] = {}
+    for p in held:
+        email = (p.get("email") or "").lower()
+        if email and email not in now and p["token_sha256"] != current.get(p["seat"]):
+            former.setdefault(
+                email,
+                {
+                    "seat": p["seat"],
+                    "name": p["name"],
+                    "email": p["email"],
+                    "holder": p["token_sha256"],
+                },
+            )
+    return list(former.values())

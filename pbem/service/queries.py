@@ -1,0 +1,245 @@
+"""The queries: a game's state and text for a viewer (never showing what the head
+hides from them), the legal actions with previews, what happened as sentences, the
+seats' links and settings, the undo request waiting for a seat. Nothing here
+writes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sqlalchemy import Connection
+
+from pbem.games import Game as Rules
+from pbem.games import get
+from pbem.store import log, states
+from pbem.store.events import MOVES, UNDO_ANSWERED, UNDO_DONE, parse_timestamp
+
+from . import history, rows
+from . import options as game_options
+from .errors import Happened, NotFound, SeatLink
+from .rows import Record
+from .tokens import seat_token
+from .undo import UNDO_WAIT
+from .unit import Context, is_bot
+
+
+def seat_of(ctx: Context, game_id: str, token: str | None) -> int | None:
+    """The seat a token plays in this game; None (a spectator) without a token.
+    A token that is not valid here is refused (Forbidden)."""
+    with ctx.reading() as conn:
+        ctx.row(conn, game_id)
+        return ctx.seat_for(conn, rows.seats(conn, game_id), token).seat if token else None
+
+
+def state_at(
+    ctx: Context, game_id: str, seq: int | None = None, seat: int | None = None
+) -> dict[str, Any]:
+    """The state document at `seq` (default: the head) as `seat` may see it."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        rules = get(row.game)
+        seq, state = shown_at(ctx, conn, rules, row, seq, seat)
+        doc = rules.view(state, seat)
+        return {"id": game_id, "seq": seq, "head_hash": row.head_hash, **doc}
+
+
+def describe(ctx: Context, game_id: str, seq: int | None = None, seat: int | None = None) -> str:
+    """The position at `seq` (default: the head) as text, as `seat` may see it."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        rules = get(row.game)
+        seq, state = shown_at(ctx, conn, rules, row, seq, seat)
+        header = f"Game {game_id} at seq {seq} of {row.head_seq} (head {row.head_hash})"
+        return header + "\n" + rules.describe(state, seat)
+
+
+def shown_at(
+    ctx: Context, conn: Connection, rules: Rules, row: Record, seq: int | None, seat: int | None
+) -> tuple[int, Any]:
+    """The seq and the rules state a viewer is shown for it. History shows nothing
+    the head hides from the viewer: at a seq inside moves an undo took back, whose
+    position would show something that is hidden again, the position the undo went
+    back to stands in for it."""
+    head = ctx.state(conn, rules, row)
+    if seq is None or seq == row.head_seq:
+        return row.head_seq, head
+    if not 1 <= seq < row.head_seq:
+        raise NotFound(f"game {row.id} has seq 1 to {row.head_seq}, not {seq}")
+    hidden = rules.secrets(head, seat)
+    state = states.state_at(conn, rules, row.id, seq)
+    if not hidden & _strings(rules.view(state, seat)):
+        return seq, state
+    undos = log.undos(conn, row.id)
+    shown = seq
+    while True:  # back through every undo that took the seq back
+        back = [u.payload["back_to"] for u in undos if u.payload["back_to"] < shown < u.seq]
+        if not back:
+            break
+        shown = min(back)
+    if shown != seq:
+        state = states.state_at(conn, rules, row.id, shown)
+        if not hidden & _strings(rules.view(state, seat)):
+            return seq, state
+    return seq, head  # nothing earlier is safe to show: the position now
+
+
+def _strings(value: Any) -> set[str]:
+    """Every text in a JSON document (keys and values): what a viewer would see."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, Mapping):
+        return set(map(str, value)).union(*(_strings(v) for v in value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*(_strings(v) for v in value))
+    return set()
+
+
+def censor(ctx: Context, game_id: str, seat: int | None) -> Callable[[str], str]:
+    """A function that blanks out of a text every word the viewer may not see now."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        rules = get(row.game)
+        state = ctx.state(conn, rules, row)
+    hidden = sorted((h for h in rules.secrets(state, seat) if h), key=len, reverse=True)
+    if not hidden:
+        return lambda text: text
+    words = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, hidden)) + r")(?![\w-])")
+    return lambda text: words.sub("(hidden)", text)
+
+
+def legal(ctx: Context, game_id: str, seat: int | None) -> list[str]:
+    """The seat's legal actions now, in canonical notation (none for others)."""
+    if seat is None:
+        return []
+    rules, state = ctx.rules_and_head(game_id)
+    return [rules.format(a) for a in rules.legal_actions(state, seat)]
+
+
+def turn_options(ctx: Context, game_id: str, seat: int | None) -> list[dict[str, Any]]:
+    """The seat's legal actions now, each with its JSON form and a preview of what
+    it would do."""
+    if seat is None:
+        return []
+    rules, state = ctx.rules_and_head(game_id)
+    options = []
+    for action in rules.legal_actions(state, seat):
+        text = rules.format(action)
+        told = rules.narrate(state, action, rules.perform(state, action))
+        preview = told.removeprefix(text).removeprefix("; ") or "nothing else happens"
+        options.append({"text": text, "action": rules.to_json(action), "preview": preview})
+    return options
+
+
+def pending_undo(ctx: Context, game_id: str, seat: int | None) -> dict[str, int] | None:
+    """The undo request waiting for `seat`'s answer: who asked, back to which seq.
+    None when there is none, or it has waited too long (it lapses)."""
+    if seat is None:
+        return None
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        if row.undo_request_seq is None or row.status != "playing":
+            return None
+        since = log.events(conn, game_id, after=row.undo_request_seq - 1)
+    if parse_timestamp(since[0].created_at) + UNDO_WAIT <= ctx.clock():
+        return None
+    request = since[0].payload
+    answered = any(e.type == UNDO_ANSWERED and e.payload["seat"] == seat for e in since)
+    if request["seat"] == seat or answered:
+        return None
+    return {"asked_by": request["seat"], "back_to": request["back_to"]}
+
+
+def history_of(ctx: Context, game_id: str, seat: int | None = None) -> list[Happened]:
+    """Every event of the game `seat` may be told of, as a sentence, in order."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        return happened(conn, get(row.game), game_id, 0, row.head_seq, seat)
+
+
+def happened(
+    conn: Connection,
+    rules: Rules,
+    game_id: str,
+    after: int,
+    upto: int,
+    viewer: int | None = None,
+) -> list[Happened]:
+    """The events after < seq <= upto that `viewer` (a seat, or None for anyone)
+    may be told of, each as a sentence. The service's one walk of events with the
+    states around each: the store's undo-aware fold (`states.Folder`), restarted at
+    an undo that reaches back before where the walk began."""
+    out = []
+    base = max(after, 1)
+    folder = states.Folder(rules, base, states.state_at(conn, rules, game_id, base))
+    for event in log.events(conn, game_id, after=after, upto=upto):
+        before = folder.state
+        if event.type == UNDO_DONE and event.payload["back_to"] < folder.base_seq:
+            restored = states.state_at(conn, rules, game_id, event.seq)
+            folder = states.Folder(rules, event.seq, restored)
+        elif event.seq > 1:
+            folder.push(event)
+        after_state = folder.state
+        if not history.visible(event, viewer):
+            continue
+        text = history.describe(rules, event, before, after_state)
+        closes = event.type in MOVES and (
+            rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
+        )
+        seat = event.payload.get("seat")
+        out.append(Happened(event.seq, event.type, seat, text, rules.round(before), closes))
+    return out
+
+
+def seat_links(ctx: Context, game_id: str) -> list[SeatLink]:
+    """Every seat with its current token (derived again from the secret key)."""
+    with ctx.reading() as conn:
+        ctx.row(conn, game_id)
+        seats = rows.seats(conn, game_id)
+    return [
+        SeatLink(
+            s.seat,
+            s.name,
+            None if is_bot(s) else seat_token(ctx.key, game_id, s.seat, s.token_nonce),
+            s.email,
+        )
+        for s in seats
+    ]
+
+
+def seat_settings(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
+    """A seat's mail preference and vacation: days left, and until when."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        found = rows.seats(conn, game_id)[seat - 1]
+    return {
+        "mail": found.mail,
+        "vacation_left": max(
+            min(row.options["vacation_days"], game_options.MAX_VACATION_DAYS)
+            - found.vacation_days_used,
+            0,
+        ),
+        "vacation_until": found.vacation_until,
+        "deadline": row.deadline_at if row.turn == seat else None,
+    }
+
+
+def options(ctx: Context, game_id: str) -> dict[str, Any]:
+    with ctx.reading() as conn:
+        return dict(ctx.row(conn, game_id).options)
+
+
+def games(ctx: Context) -> list[Record]:
+    """Every game's row (id, game, status, turn, round, head_seq, ...)."""
+    with ctx.reading() as conn:
+        return rows.games(conn)
+
+
+def setup_chosen(ctx: Context, game_id: str) -> bool:
+    """Whether the game's setup was given by someone rather than drawn by the
+    server (so they may know its hidden information)."""
+    with ctx.reading() as conn:
+        ctx.row(conn, game_id)
+        created = log.created_payload(conn, game_id)
+    return bool(created.get("setup_chosen", False))

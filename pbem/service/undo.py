@@ -1,0 +1,209 @@
+"""Taking moves back: the plan of an undo (which moves, who must agree), asking,
+answering, the undo itself, and a request's lapse (unanswered too long, or the game
+moved on). Never past hidden information without every other person's agreement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Connection
+
+from pbem.games import Game as Rules
+from pbem.games import get
+from pbem.store import log, states
+from pbem.store.events import (
+    ACTION_TAKEN,
+    UNDO_ANSWERED,
+    UNDO_DONE,
+    UNDO_LAPSED,
+    UNDO_REQUESTED,
+    Envelope,
+    moves_in_force,
+    parse_timestamp,
+)
+
+from . import history, policy, rows
+from .errors import BadRequest, Happened
+from .rows import Record
+from .unit import Context, Tx, is_bot
+
+UNDO_WAIT = timedelta(hours=48)  # an undo request not answered by then lapses
+
+
+@dataclass(frozen=True)
+class UndoPlan:
+    """What "take back my last move" would do for a seat: the moves taken back
+    (the seat's last move and every move after it), and whether it happens at once
+    or waits for the people in `asks` to agree."""
+
+    seat: int
+    back_to: int
+    moves: list[Happened]
+    alone: bool
+    asks: list[int]
+
+
+def undo(ctx: Context, game_id: str, token: str) -> Envelope:
+    """Take back the seat's last move and every move after it (see `Service.undo`)."""
+    lapse_overdue(ctx, game_id)
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        seats = rows.seats(tx.conn, game_id)
+        seat = ctx.seat_for(tx.conn, seats, token).seat
+        rules = get(row.game)
+        plan, restored = _plan(tx.conn, rules, row, seats, seat)
+        if row.undo_request_seq is not None:
+            raise BadRequest("an undo request is already waiting for answers")
+        if plan.alone:
+            payload = {"back_to": plan.back_to, "asked_by": seat, "agreed": []}
+            return _done(ctx, tx, rules, seats, payload, f"seat:{seat}", restored)
+        state = ctx.state(tx.conn, rules, row)
+        payload = {"seat": seat, "back_to": plan.back_to}
+        event = ctx.record(tx, rules, UNDO_REQUESTED, payload, f"seat:{seat}", state)
+        policy.undo_requested(tx, event.seq, seats, plan.asks, seat)
+        return event
+
+
+def undo_plan(ctx: Context, game_id: str, seat: int) -> UndoPlan:
+    """What an undo by `seat` would take back now, and who would have to agree;
+    BadRequest with the reason when it cannot be done (for the confirm step)."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        seats = rows.seats(conn, game_id)
+        plan, _ = _plan(conn, get(row.game), row, seats, seat)
+        return plan
+
+
+def _plan(
+    conn: Connection, rules: Rules, row: Record, seats: list[Record], seat: int
+) -> tuple[UndoPlan, Any]:
+    """The plan of an undo by `seat`, and the state it goes back to."""
+    if row.status != "playing":
+        raise BadRequest("the game is over: no move can be taken back")
+    moves = moves_in_force(log.events(conn, row.id))
+    own = [m for m in moves if m.type == ACTION_TAKEN and m.payload["seat"] == seat]
+    if not own:
+        raise BadRequest("you have no move to take back")
+    back_to = own[-1].seq - 1
+    restored = state = states.state_at(conn, rules, row.id, back_to)
+    taken, revealed = [], False
+    for move in (m for m in moves if m.seq > back_to):
+        after = rules.perform(state, rules.parse(move.payload["action"]))
+        # every step counts: a later move (a bot's too) may have revealed something
+        revealed = revealed or _shows_hidden(rules, state, after, seats)
+        text = history.describe(rules, move, state, after)
+        seat_of = move.payload["seat"]
+        taken.append(Happened(move.seq, move.type, seat_of, text, rules.round(state)))
+        state = after
+    people = [s.seat for s in seats if s.seat != seat and not is_bot(s)]
+    if revealed and not people:
+        raise BadRequest(
+            "taking it back would hide again what was revealed since: only the other "
+            "players could agree to that, and a bot never agrees"
+        )
+    alone = not revealed and (len(taken) == 1 or not people)
+    return UndoPlan(seat, back_to, taken, alone, [] if alone else people), restored
+
+
+def _shows_hidden(rules: Rules, before: Any, after: Any, seats: list[Record]) -> bool:
+    """Whether going from `before` to `after` showed anyone something that was
+    hidden from them: what the rules call a reveal, or anything that stopped
+    being secret for some viewer (something drawn, a card, the seed)."""
+    if rules.reveals(before, after):
+        return True
+    viewers = [None, *(s.seat for s in seats)]
+    return any(rules.secrets(before, v) - rules.secrets(after, v) for v in viewers)
+
+
+def answer(ctx: Context, game_id: str, token: str, agree: bool) -> Envelope:
+    """Agree to or refuse the waiting undo request (see `Service.answer_undo`)."""
+    if lapse_overdue(ctx, game_id):
+        raise BadRequest(
+            "the undo request lapsed: it was not answered within "
+            f"{UNDO_WAIT.total_seconds() / 3600:g} hours"
+        )
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        seats = rows.seats(tx.conn, game_id)
+        seat = ctx.seat_for(tx.conn, seats, token).seat
+        rules = get(row.game)
+        if row.status != "playing":
+            raise BadRequest("the game is over: no move can be taken back")
+        if row.undo_request_seq is None:
+            raise BadRequest("no undo request is waiting for an answer")
+        since = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)
+        request = since[0].payload
+        answered = {e.payload["seat"] for e in since if e.type == UNDO_ANSWERED}
+        if seat == request["seat"]:
+            raise BadRequest("you asked for this undo; the others answer it")
+        if seat in answered:
+            raise BadRequest("you have already answered this undo request")
+        state = ctx.state(tx.conn, rules, row)
+        payload = {"seat": seat, "request": row.undo_request_seq, "agree": bool(agree)}
+        event = ctx.record(tx, rules, UNDO_ANSWERED, payload, f"seat:{seat}", state)
+        people = {s.seat for s in seats if s.seat != request["seat"] and not is_bot(s)}
+        if agree and people <= answered | {seat}:
+            restored = states.state_at(tx.conn, rules, game_id, request["back_to"])
+            done = {
+                "back_to": request["back_to"],
+                "asked_by": request["seat"],
+                "agreed": sorted(people),
+            }
+            return _done(ctx, tx, rules, seats, done, f"seat:{seat}", restored)
+        return event
+
+
+def lapse_overdue(ctx: Context, game_id: str) -> bool:
+    """Close the game's undo request if it has waited longer than UNDO_WAIT
+    (UndoLapsed, and both sides are told). Says whether it did."""
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        if row.undo_request_seq is None:
+            return False
+        request = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)[0]
+        if parse_timestamp(request.created_at) + UNDO_WAIT > ctx.clock():
+            return False
+        rules = get(row.game)
+        seats = rows.seats(tx.conn, game_id)
+        state = ctx.state(tx.conn, rules, row)
+        hours = f"{UNDO_WAIT.total_seconds() / 3600:g}"
+        lapse(ctx, tx, rules, seats, state, f"it was not answered within {hours} hours")
+        return True
+
+
+def requests_waiting(ctx: Context) -> list[str]:
+    """The games with an undo request waiting."""
+    with ctx.reading() as conn:
+        return [g.id for g in rows.games(conn) if g.undo_request_seq is not None]
+
+
+def lapse(
+    ctx: Context, tx: Tx, rules: Rules, seats: list[Record], state: Any, reason: str
+) -> Envelope:
+    """UndoLapsed for the waiting request, and everyone told that it was closed
+    and why."""
+    waiting = tx.before.undo_request_seq
+    if waiting is None:
+        raise ValueError(f"game {tx.game_id} has no undo request waiting")
+    request = log.events(tx.conn, tx.game_id, after=waiting - 1)[0]
+    asker = request.payload["seat"]
+    payload = {"seat": asker, "request": request.seq, "reason": reason}
+    event = ctx.record(tx, rules, UNDO_LAPSED, payload, "system", state)
+    policy.undo_lapsed(tx, event.seq, seats, asker, reason)
+    return event
+
+
+def _done(
+    ctx: Context,
+    tx: Tx,
+    rules: Rules,
+    seats: list[Record],
+    payload: dict[str, Any],
+    actor: str,
+    state: Any,
+) -> Envelope:
+    event = ctx.record(tx, rules, UNDO_DONE, payload, actor, state)
+    policy.undo_done(tx, event.seq, seats, rules.to_move(state))
+    return event
