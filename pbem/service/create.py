@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from pbem.games import NAMES, SetupError, plugin
 from pbem.games import Game as Rules
 from pbem.store import log
-from pbem.store.events import GAME_CREATED, GENESIS
+from pbem.store.events import GENESIS, GameCreated, Player, encode
 
 from . import invitations, policy, queries
 from . import options as game_options
@@ -128,31 +128,24 @@ def start(
     for seat, spec in enumerate(specs, start=1):
         nonce = new_nonce()
         token = seat_token(ctx.key, tx.game_id, seat, nonce)
-        seats.append(
-            {
-                "seat": seat,
-                "name": spec.name,
-                "email": spec.email,
-                "controller": f"{BOT}{spec.bot}" if spec.bot else "human",
-                "token_sha256": token_hash(token),
-                "token_nonce": nonce,
-            }
-        )
+        controller = f"{BOT}{spec.bot}" if spec.bot else "human"
+        seats.append(Player(seat, spec.name, token_hash(token), nonce, spec.email, controller))
         links.append(SeatLink(seat, spec.name, None if spec.bot else token, spec.email))
-    payload = {
-        "game_id": tx.game_id,
-        "game": rules.name,
-        "content": rules.content,
-        "engine_version": rules.version,
-        "players": seats,
-        "options": chosen,
-        "setup": setup,
-        "seed_sha256": sha256(str(setup["seed"])) if "seed" in setup else None,
-        "setup_chosen": setup_chosen,
-    }
+    created = GameCreated(
+        game_id=tx.game_id,
+        game=rules.name,
+        content=rules.content,
+        engine_version=rules.version,
+        players=tuple(seats),
+        options=dict(chosen),
+        setup=dict(setup),
+        seed_sha256=sha256(str(setup["seed"])) if "seed" in setup else None,
+        setup_chosen=setup_chosen,
+    )
+    type, _, payload = encode(created)
     stored = None if key is None else creation_key(key)
     now = tx.time()
-    event = log.append(tx.conn, tx.game_id, (0, GENESIS), GAME_CREATED, payload, actor, now, stored)
+    event = log.append(tx.conn, tx.game_id, (0, GENESIS), type, payload, actor, now, stored)
     ctx.project(tx, rules, event, state)
     first = rules.to_move(state)
     first_is_bot = first is not None and bool(specs[first - 1].bot)

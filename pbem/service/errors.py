@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.store.events import Event
+
 
 class ServiceError(Exception):
     """A refused command; `status` is the fitting HTTP status, `detail` extra data."""
@@ -43,14 +45,20 @@ class Illegal(ServiceError):
 
 @dataclass
 class Happened:
-    """One event a stale caller missed."""
+    """One event told as a sentence: to a stale caller, in logs, pages and mails.
+    `event` is the typed event (`pbem.store.events`): ask it with isinstance."""
 
     seq: int
-    type: str
+    event: Event
     seat: int | None
     text: str
     round: int  # the round the event happened in
     closes_round: bool = False  # the event ended a round (standings were scored)
+
+    @property
+    def type(self) -> str:
+        """The event's type as stored (the JSON API's `since[].type`)."""
+        return self.event.TYPE
 
 
 class Stale(ServiceError):

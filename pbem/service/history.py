@@ -8,21 +8,24 @@ from typing import Any
 
 from pbem.games import Game
 from pbem.store.events import (
-    ACTION_TAKEN,
-    GAME_CREATED,
-    MAIL_PREFERENCE,
-    SEAT_REPLACED,
-    TURN_TIMED_OUT,
-    UNDO_ANSWERED,
-    UNDO_DONE,
-    UNDO_LAPSED,
-    UNDO_REQUESTED,
-    VACATION,
+    ActionTaken,
     Envelope,
+    Event,
+    EventError,
+    GameCreated,
+    MailPreferenceChanged,
+    SeatReplaced,
+    TurnTimedOut,
+    UndoAnswered,
+    UndoDone,
+    UndoLapsed,
+    UndoRequested,
+    VacationStarted,
 )
 
 Sentence = Callable[[Game, dict[str, Any], Any, Any], str]
-PRIVATE = frozenset({MAIL_PREFERENCE})  # told only to the seat the event is about
+# told only to the seat the event is about
+PRIVATE: tuple[type[Event], ...] = (MailPreferenceChanged,)
 _PREFERENCES = {
     "every": "a mail every turn",
     "digest": "one digest a day",
@@ -84,24 +87,25 @@ def _vacation(rules: Game, p: dict[str, Any], before: Any, after: Any) -> str:
     )
 
 
-# Every event kind has its sentence (a test holds this to VERSIONS).
-SENTENCES: dict[str, Sentence] = {
-    GAME_CREATED: _created,
-    ACTION_TAKEN: _action,
-    TURN_TIMED_OUT: _timed_out,
-    SEAT_REPLACED: _replaced,
-    UNDO_REQUESTED: _undo_requested,
-    UNDO_ANSWERED: _undo_answered,
-    UNDO_DONE: _undo_done,
-    UNDO_LAPSED: _undo_lapsed,
-    MAIL_PREFERENCE: _mail_preference,
-    VACATION: _vacation,
+# Every event type has its sentence (a test holds this to EVENT_TYPES).
+SENTENCES: dict[type[Event], Sentence] = {
+    GameCreated: _created,
+    ActionTaken: _action,
+    TurnTimedOut: _timed_out,
+    SeatReplaced: _replaced,
+    UndoRequested: _undo_requested,
+    UndoAnswered: _undo_answered,
+    UndoDone: _undo_done,
+    UndoLapsed: _undo_lapsed,
+    MailPreferenceChanged: _mail_preference,
+    VacationStarted: _vacation,
 }
 
 
 def describe(rules: Game, event: Envelope, before: Any, after: Any) -> str:
     """One sentence on `event`, given the rules states before and after it."""
-    sentence = SENTENCES.get(event.type)
+    typed = _typed(event)
+    sentence = None if typed is None else SENTENCES.get(type(typed))
     if sentence is None:
         return "something happened that this server cannot describe"
     return sentence(rules, event.payload, before, after)
@@ -109,7 +113,16 @@ def describe(rules: Game, event: Envelope, before: Any, after: Any) -> str:
 
 def visible(event: Envelope, viewer: int | None) -> bool:
     """Whether `viewer` (a seat, or None for a spectator) may be told of `event`."""
-    return event.type not in PRIVATE or (viewer is not None and seat_of(event) == viewer)
+    private = isinstance(_typed(event), PRIVATE)
+    return not private or (viewer is not None and seat_of(event) == viewer)
+
+
+def _typed(event: Envelope) -> Event | None:
+    """The typed event, or None for one this server cannot read (told as such)."""
+    try:
+        return event.event
+    except EventError:
+        return None
 
 
 def seat_of(event: Envelope) -> int | None:

@@ -14,7 +14,7 @@ from sqlalchemy import Connection, delete, select
 from pbem.games import Game as Rules
 from pbem.games import IllegalAction, SetupError, for_log_format, get
 from pbem.store import log, projection, states
-from pbem.store.events import ACTION_TAKEN, MOVES, Envelope, moves_in_force
+from pbem.store.events import MOVE_TYPES, Envelope, EventError, moves_in_force
 from pbem.store.projection import Before
 
 from . import options as game_options
@@ -107,7 +107,7 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
     with ctx.transaction() as tx:
         links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
         for seat, checked, before in moves:
-            move(ctx, tx, rules, [], seat, ACTION_TAKEN, checked, before, actor=actor)
+            move(ctx, tx, rules, [], seat, checked, before, actor=actor)
     return Created(tx.game_id, tx.head[0], links)
 
 
@@ -162,8 +162,13 @@ def _refold(
     folder = states.Folder(rules, 1, states.initial_state(rules, events[0].payload))
     before = Before(events[0].payload["options"])
     for event in events:
-        if event.type in MOVES:
-            seat, given = event.payload["seat"], event.payload["action"]
+        try:
+            typed = event.event
+        except EventError as error:
+            problems.append(f"seq {event.seq}: {error}")
+            return False
+        if isinstance(typed, MOVE_TYPES):
+            seat, given = typed.seat, typed.action
             try:
                 checked = rules.check(folder.state, rules.parse(given), seat)
             except IllegalAction as error:

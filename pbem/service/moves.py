@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from pbem.games import Game as Rules
 from pbem.games import IllegalAction, NotationError, get, plugin
 from pbem.store import log, states
-from pbem.store.events import ACTION_TAKEN, SEAT_REPLACED, TURN_TIMED_OUT
+from pbem.store.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
 
 from . import policy, rows, undo
 from .errors import Accepted, BadRequest, Illegal, Stale
@@ -57,7 +57,6 @@ def submit_action(
                 rules,
                 seats,
                 seat,
-                ACTION_TAKEN,
                 checked,
                 before,
                 actor=f"seat:{seat}",
@@ -90,22 +89,27 @@ def move(
     rules: Rules,
     seats: list[Record],
     seat: int,
-    type: str,
     checked: Any,
     before: Any,
     *,
     actor: str,
     key: str | None = None,
-    extra: Mapping[str, Any] | None = None,
+    timeout_policy: str | None = None,
 ) -> tuple[Accepted, Any]:
     """Store a checked move and the notices it calls for; returns the answer and
     the state after it. A move closes a waiting undo request first (it lapses:
-    the game moved on)."""
+    the game moved on). With `timeout_policy` the move is the one a timeout
+    played (TurnTimedOut), else the seat's own (ActionTaken)."""
     if tx.before.undo_request_seq is not None:
         undo.lapse(ctx, tx, rules, seats, before, "the game moved on")
     after = rules.perform(before, checked)
-    payload = {"seat": seat, "action": rules.to_json(checked), **(extra or {})}
-    event = ctx.record(tx, rules, type, payload, actor, after, key)
+    action = rules.to_json(checked)
+    played: Event = (
+        ActionTaken(seat, action)
+        if timeout_policy is None
+        else TurnTimedOut(seat, action, timeout_policy)
+    )
+    event = ctx.record(tx, rules, played, actor, after, key)
     policy.moved(tx, rules, seats, event.seq, before, after)
     to_move = rules.to_move(after)
     if to_move is not None and seats and is_bot(seats[to_move - 1]):
@@ -198,11 +202,10 @@ def time_out(
             rules,
             seats,
             seat,
-            TURN_TIMED_OUT,
             chosen,
             before,
             actor=actor,
-            extra={"policy": policy_name},
+            timeout_policy=policy_name,
         )
         timed_out = seats[seat - 1]
         replaced = (
@@ -210,8 +213,7 @@ def time_out(
         )
         policy.timed_out(tx, accepted.seq, timed_out, replaced)
         if replaced:
-            payload = {"seat": seat, "controller": f"{BOT}{bot}"}
-            ctx.record(tx, rules, SEAT_REPLACED, payload, actor, after)
+            ctx.record(tx, rules, SeatReplaced(seat, f"{BOT}{bot}"), actor, after)
         return accepted
 
 
@@ -227,9 +229,7 @@ def play_bot(ctx: Context, game_id: str, seat: int, expected_seq: int) -> Accept
         before = ctx.state(tx.conn, rules, row)
         controller = seats[seat - 1].controller
         chosen = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before)
-        accepted, _ = move(
-            ctx, tx, rules, seats, seat, ACTION_TAKEN, chosen, before, actor=controller
-        )
+        accepted, _ = move(ctx, tx, rules, seats, seat, chosen, before, actor=controller)
         return accepted
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.games import Game as Rules
 from pbem.store import log
-from pbem.store.events import GAME_CREATED, SEAT_REPLACED
+from pbem.store.events import GameCreated, Holder, Player, SeatReplaced
 
 from . import rows
 from .errors import SeatLink
@@ -151,23 +151,19 @@ def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
         return []
     now = {s.email.lower() for s in seats if s.email and not is_bot(s)}
     current = {s.seat: None if is_bot(s) else s.token_sha256 for s in seats}
-    held = []
-    for event in log.events(tx.conn, tx.game_id):
-        if event.type == GAME_CREATED:
-            held += [p for p in event.payload["players"] if p["controller"] == "human"]
-        elif event.type == SEAT_REPLACED and event.payload["controller"] == "human":
-            held.append(event.payload)
+    held: list[tuple[int, Player | Holder]] = []
+    for envelope in log.events(tx.conn, tx.game_id):
+        event = envelope.event
+        if isinstance(event, GameCreated):
+            held += [(p.seat, p) for p in event.players if p.controller == "human"]
+        elif isinstance(event, SeatReplaced) and event.holder is not None:
+            held.append((event.seat, event.holder))
     former: dict[str, dict[str, Any]] = {}
-    for p in held:
-        email = (p.get("email") or "").lower()
-        if email and email not in now and p["token_sha256"] != current.get(p["seat"]):
+    for seat, p in held:
+        email = (p.email or "").lower()
+        if email and email not in now and p.token_sha256 != current.get(seat):
             former.setdefault(
                 email,
-                {
-                    "seat": p["seat"],
-                    "name": p["name"],
-                    "email": p["email"],
-                    "holder": p["token_sha256"],
-                },
+                {"seat": seat, "name": p.name, "email": p.email, "holder": p.token_sha256},
             )
     return list(former.values())

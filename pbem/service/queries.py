@@ -14,7 +14,7 @@ from sqlalchemy import Connection
 from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.store import log, states
-from pbem.store.events import MOVES, UNDO_ANSWERED, UNDO_DONE, parse_timestamp
+from pbem.store.events import UndoAnswered, parse_timestamp
 
 from . import history, rows
 from . import options as game_options
@@ -145,7 +145,7 @@ def pending_undo(ctx: Context, game_id: str, seat: int | None) -> dict[str, int]
     if parse_timestamp(since[0].created_at) + UNDO_WAIT <= ctx.clock():
         return None
     request = since[0].payload
-    answered = any(e.type == UNDO_ANSWERED and e.payload["seat"] == seat for e in since)
+    answered = any(isinstance(e.event, UndoAnswered) and e.event.seat == seat for e in since)
     if request["seat"] == seat or answered:
         return None
     return {"asked_by": request["seat"], "back_to": request["back_to"]}
@@ -171,24 +171,16 @@ def happened(
     states around each: the store's undo-aware fold (`states.Folder`), restarted at
     an undo that reaches back before where the walk began."""
     out = []
-    base = max(after, 1)
-    folder = states.Folder(rules, base, states.state_at(conn, rules, game_id, base))
-    for event in log.events(conn, game_id, after=after, upto=upto):
-        before = folder.state
-        if event.type == UNDO_DONE and event.payload["back_to"] < folder.base_seq:
-            restored = states.state_at(conn, rules, game_id, event.seq)
-            folder = states.Folder(rules, event.seq, restored)
-        elif event.seq > 1:
-            folder.push(event)
-        after_state = folder.state
+    for step in states.steps(conn, rules, game_id, after=after, upto=upto):
+        event, before, after_state = step.envelope, step.before, step.after
         if not history.visible(event, viewer):
             continue
         text = history.describe(rules, event, before, after_state)
-        closes = event.type in MOVES and (
+        closes = step.move is not None and (
             rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
         )
-        seat = event.payload.get("seat")
-        out.append(Happened(event.seq, event.type, seat, text, rules.round(before), closes))
+        seat = history.seat_of(event)
+        out.append(Happened(event.seq, event.event, seat, text, rules.round(before), closes))
     return out
 
 

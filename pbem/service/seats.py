@@ -4,12 +4,18 @@ preference and vacation, and the reminder before its deadline."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
 from pbem.games import get, plugin
-from pbem.store.events import MAIL_PREFERENCE, SEAT_REPLACED, VACATION, Envelope, timestamp
+from pbem.store.events import (
+    Envelope,
+    Holder,
+    MailPreferenceChanged,
+    SeatReplaced,
+    VacationStarted,
+    timestamp,
+)
 
 from . import options as game_options
 from . import policy, rows
@@ -44,23 +50,17 @@ def replace_seat(
         if by == "bot":
             chosen = plugin(row.game).bots[0] if bot is None else bot
             spec = checked_player(PlayerSpec(seats[seat - 1].name, bot=chosen), row.game)
-            payload: dict[str, Any] = {"seat": seat, "controller": f"{BOT}{spec.bot}"}
+            replaced = SeatReplaced(seat, f"{BOT}{spec.bot}")
         elif by == "human":
             spec = checked_player(PlayerSpec(name or seats[seat - 1].name, email), row.game)
             nonce = new_nonce()
             token = seat_token(ctx.key, game_id, seat, nonce)
-            payload = {
-                "seat": seat,
-                "controller": "human",
-                "name": spec.name,
-                "email": spec.email,
-                "token_sha256": token_hash(token),
-                "token_nonce": nonce,
-            }
+            holder = Holder(spec.name, spec.email, token_hash(token), nonce)
+            replaced = SeatReplaced(seat, "human", holder)
         else:
             raise BadRequest('a seat is replaced "by" a bot or a human')
         state = ctx.state(tx.conn, rules, row)
-        event = ctx.record(tx, rules, SEAT_REPLACED, payload, actor, state)
+        event = ctx.record(tx, rules, replaced, actor, state)
         policy.seat_handed(tx, event.seq, seat, spec.email, invited=token is not None)
         if row.status == "playing" and row.turn == seat:
             held = rows.seats(tx.conn, game_id)[seat - 1]
@@ -79,8 +79,8 @@ def set_mail_preference(ctx: Context, game_id: str, token: str, mail: str) -> En
         seat = ctx.seat_for(tx.conn, rows.seats(tx.conn, game_id), token).seat
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
-        payload = {"seat": seat, "mail": mail}
-        return ctx.record(tx, rules, MAIL_PREFERENCE, payload, f"seat:{seat}", state)
+        changed = MailPreferenceChanged(seat, mail)
+        return ctx.record(tx, rules, changed, f"seat:{seat}", state)
 
 
 def take_vacation(ctx: Context, game_id: str, token: str, days: int) -> Envelope:
@@ -104,8 +104,8 @@ def take_vacation(ctx: Context, game_id: str, token: str, days: int) -> Envelope
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
         until = timestamp(ctx.clock() + timedelta(days=days))
-        payload = {"seat": seat.seat, "days": days, "until": until}
-        event = ctx.record(tx, rules, VACATION, payload, f"seat:{seat.seat}", state)
+        started = VacationStarted(seat.seat, days, until)
+        event = ctx.record(tx, rules, started, f"seat:{seat.seat}", state)
         policy.vacation_taken(tx, event.seq, seats, seat.seat, until)
         return event
 

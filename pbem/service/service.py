@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import Any
 
 from pbem.config import Settings
-from pbem.games import NAMES, plugin
 from pbem.store.database import Database
 from pbem.store.events import Envelope
 
@@ -38,14 +37,6 @@ __all__ = [
     "Tx",
     "UndoPlan",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    # The bots of the first game, for callers that predate the registry; ask
-    # `pbem.games.plugin(name).bots` for a game's own.
-    if name == "BOTS":
-        return plugin(NAMES[0]).bots
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Service:

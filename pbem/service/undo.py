@@ -14,12 +14,12 @@ from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.store import log, states
 from pbem.store.events import (
-    ACTION_TAKEN,
-    UNDO_ANSWERED,
-    UNDO_DONE,
-    UNDO_LAPSED,
-    UNDO_REQUESTED,
+    ActionTaken,
     Envelope,
+    UndoAnswered,
+    UndoDone,
+    UndoLapsed,
+    UndoRequested,
     moves_in_force,
     parse_timestamp,
 )
@@ -57,11 +57,11 @@ def undo(ctx: Context, game_id: str, token: str) -> Envelope:
         if row.undo_request_seq is not None:
             raise BadRequest("an undo request is already waiting for answers")
         if plan.alone:
-            payload = {"back_to": plan.back_to, "asked_by": seat, "agreed": []}
-            return _done(ctx, tx, rules, seats, payload, f"seat:{seat}", restored)
+            done = UndoDone(plan.back_to, seat, ())
+            return _done(ctx, tx, rules, seats, done, f"seat:{seat}", restored)
         state = ctx.state(tx.conn, rules, row)
-        payload = {"seat": seat, "back_to": plan.back_to}
-        event = ctx.record(tx, rules, UNDO_REQUESTED, payload, f"seat:{seat}", state)
+        asked = UndoRequested(seat, plan.back_to)
+        event = ctx.record(tx, rules, asked, f"seat:{seat}", state)
         policy.undo_requested(tx, event.seq, seats, plan.asks, seat)
         return event
 
@@ -83,7 +83,7 @@ def _plan(
     if row.status != "playing":
         raise BadRequest("the game is over: no move can be taken back")
     moves = moves_in_force(log.events(conn, row.id))
-    own = [m for m in moves if m.type == ACTION_TAKEN and m.payload["seat"] == seat]
+    own = [m for m in moves if isinstance(m.event, ActionTaken) and m.event.seat == seat]
     if not own:
         raise BadRequest("you have no move to take back")
     back_to = own[-1].seq - 1
@@ -95,7 +95,7 @@ def _plan(
         revealed = revealed or _shows_hidden(rules, state, after, seats)
         text = history.describe(rules, move, state, after)
         seat_of = move.payload["seat"]
-        taken.append(Happened(move.seq, move.type, seat_of, text, rules.round(state)))
+        taken.append(Happened(move.seq, move.event, seat_of, text, rules.round(state)))
         state = after
     people = [s.seat for s in seats if s.seat != seat and not is_bot(s)]
     if revealed and not people:
@@ -134,23 +134,21 @@ def answer(ctx: Context, game_id: str, token: str, agree: bool) -> Envelope:
         if row.undo_request_seq is None:
             raise BadRequest("no undo request is waiting for an answer")
         since = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)
-        request = since[0].payload
-        answered = {e.payload["seat"] for e in since if e.type == UNDO_ANSWERED}
-        if seat == request["seat"]:
+        request = since[0].event
+        if not isinstance(request, UndoRequested):
+            raise ValueError(f"game {game_id}: seq {since[0].seq} is not an undo request")
+        answered = {e.event.seat for e in since if isinstance(e.event, UndoAnswered)}
+        if seat == request.seat:
             raise BadRequest("you asked for this undo; the others answer it")
         if seat in answered:
             raise BadRequest("you have already answered this undo request")
         state = ctx.state(tx.conn, rules, row)
-        payload = {"seat": seat, "request": row.undo_request_seq, "agree": bool(agree)}
-        event = ctx.record(tx, rules, UNDO_ANSWERED, payload, f"seat:{seat}", state)
-        people = {s.seat for s in seats if s.seat != request["seat"] and not is_bot(s)}
+        answer = UndoAnswered(seat, row.undo_request_seq, bool(agree))
+        event = ctx.record(tx, rules, answer, f"seat:{seat}", state)
+        people = {s.seat for s in seats if s.seat != request.seat and not is_bot(s)}
         if agree and people <= answered | {seat}:
-            restored = states.state_at(tx.conn, rules, game_id, request["back_to"])
-            done = {
-                "back_to": request["back_to"],
-                "asked_by": request["seat"],
-                "agreed": sorted(people),
-            }
+            restored = states.state_at(tx.conn, rules, game_id, request.back_to)
+            done = UndoDone(request.back_to, request.seat, tuple(sorted(people)))
             return _done(ctx, tx, rules, seats, done, f"seat:{seat}", restored)
         return event
 
@@ -189,8 +187,8 @@ def lapse(
         raise ValueError(f"game {tx.game_id} has no undo request waiting")
     request = log.events(tx.conn, tx.game_id, after=waiting - 1)[0]
     asker = request.payload["seat"]
-    payload = {"seat": asker, "request": request.seq, "reason": reason}
-    event = ctx.record(tx, rules, UNDO_LAPSED, payload, "system", state)
+    lapsed = UndoLapsed(asker, request.seq, reason)
+    event = ctx.record(tx, rules, lapsed, "system", state)
     policy.undo_lapsed(tx, event.seq, seats, asker, reason)
     return event
 
@@ -200,10 +198,10 @@ def _done(
     tx: Tx,
     rules: Rules,
     seats: list[Record],
-    payload: dict[str, Any],
+    done: UndoDone,
     actor: str,
     state: Any,
 ) -> Envelope:
-    event = ctx.record(tx, rules, UNDO_DONE, payload, actor, state)
+    event = ctx.record(tx, rules, done, actor, state)
     policy.undo_done(tx, event.seq, seats, rules.to_move(state))
     return event

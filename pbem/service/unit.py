@@ -22,7 +22,7 @@ from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.store import log, projection, states
 from pbem.store.database import Database
-from pbem.store.events import GENESIS, Envelope, timestamp
+from pbem.store.events import GENESIS, Envelope, Event, encode, timestamp
 from pbem.store.projection import Before
 
 from . import rows
@@ -181,17 +181,17 @@ class Context:
         self,
         tx: Tx,
         rules: Rules,
-        type: str,
-        payload: dict[str, Any],
+        event: Event,
         actor: str,
         state: Any,
         key: str | None = None,
     ) -> Envelope:
         """Append one event after the head and project it; `state` is the rules
         state after it."""
-        event = log.append(tx.conn, tx.game_id, tx.head, type, payload, actor, tx.time(), key)
-        self.project(tx, rules, event, state)
-        return event
+        type, _, payload = encode(event)
+        stored = log.append(tx.conn, tx.game_id, tx.head, type, payload, actor, tx.time(), key)
+        self.project(tx, rules, stored, state)
+        return stored
 
     def project(self, tx: Tx, rules: Rules, event: Envelope, state: Any) -> None:
         """Bring the read models up to an appended event."""

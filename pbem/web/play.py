@@ -11,6 +11,7 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 from werkzeug import Response
 
 from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
+from pbem.store.events import UndoDone
 
 from . import present
 from .context import parts, seat_sessions
@@ -146,7 +147,7 @@ def undo(game_id: str) -> Any:
     except ServiceError as error:
         flash(f"No undo: {error.message}.", "error")
     else:
-        if event.type == "UndoDone":
+        if isinstance(event.event, UndoDone):
             flash("Your move was taken back.")
         else:
             flash("The others must agree to take your move back; they have been asked.")
@@ -161,7 +162,7 @@ def answer_undo(game_id: str) -> Response:
     except ServiceError as error:
         flash(f"Not answered: {error.message}.", "error")
     else:
-        done = event.type == "UndoDone"
+        done = isinstance(event.event, UndoDone)
         flash("The move was taken back." if done else "Your answer is in.")
     return redirect(url_for("play.game", game_id=game_id))
 

@@ -11,6 +11,7 @@ from typing import Any
 from pbem.games import GAMES
 from pbem.games.base import Pages, Plugin
 from pbem.service import Happened, Service, ServiceError
+from pbem.store.events import GameCreated
 
 
 def pages_of(doc: dict[str, Any]) -> tuple[Plugin, Pages]:
@@ -83,7 +84,7 @@ def log(events: Iterable[Happened]) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     current = 1
     for event in events:
-        if event.round != current and event.type != "GameCreated":
+        if event.round != current and not isinstance(event.event, GameCreated):
             entries.append({"marker": f"Round {event.round}"})
             current = event.round
         entries.append({"seq": event.seq, "text": event.text, "closes": event.closes_round})
