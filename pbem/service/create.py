@@ -67,7 +67,7 @@ def create_game(
     chosen = game_options.checked(options)
     if setup is not None and not isinstance(setup, Mapping):
         raise BadRequest("setup is an object")
-    setup_chosen = bool(setup)
+    given = bool(setup)
     setup = dict(setup or {})
     setup.setdefault("seed", secrets.token_hex(24))  # 192 random bits
     specs = [checked_player(p, rules.name) for p in players]
@@ -75,6 +75,9 @@ def create_game(
         state = rules.setup([p.name for p in specs], setup)
     except SetupError as error:
         raise BadRequest(f"setup: {error}") from None
+    # A given setup is marked only in a game that hides something (for nim, a pile
+    # of any size is there for all to see).
+    setup_chosen = given and bool(rules.secrets(state, None))
     try:
         with ctx.transaction() as tx:
             links = start(ctx, tx, rules, specs, chosen, setup, state, actor, setup_chosen, key)

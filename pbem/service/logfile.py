@@ -102,8 +102,10 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
         state = rules.perform(state, checked)
     chosen = game_options.checked(None)
     # a deal given in the log, or a seed too short or too regular to hide it
-    # (fewer than 128 random bits), may be known to whoever wrote the log
-    setup_chosen = guessable(setup.get("seed")) or any(k != "seed" for k in setup)
+    # (fewer than 128 random bits), may be known to whoever wrote the log; that
+    # matters only in a game that hides something
+    given = guessable(setup.get("seed")) or any(k != "seed" for k in setup)
+    setup_chosen = given and bool(rules.secrets(initial, None))
     with ctx.transaction() as tx:
         links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
         for seat, checked, before in moves:

@@ -256,3 +256,14 @@ def test_a_game_created_without_naming_one_is_the_registrys_first(service):
     created = service.create_game([PlayerSpec("Ann"), PlayerSpec("Ben")])
     assert service.games()[0].game == NAMES[0]
     assert service.state_at(created.game_id)["seq"] == 1
+
+
+def test_a_given_setup_marks_only_a_game_that_hides_something(service):
+    people = [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")]
+    pile = service.create_game(people, setup={"pile": 30}, game="nim").game_id
+    dealt = service.create_game(people, setup={"seed": "x" * 48}, game="mall").game_id
+    drawn = service.create_game(people, game="mall").game_id
+    # a pile of 30 is there for all to see; a chosen seed decides the hidden supply
+    assert [service.setup_chosen(g) for g in (pile, dealt, drawn)] == [False, True, False]
+    imported = service.import_log(service.export_log(pile), actor="import").game_id
+    assert service.setup_chosen(imported) is False
