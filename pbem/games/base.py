@@ -113,6 +113,9 @@ class Plugin:
     # The seats of a state document (`rules.view`) from first to last: the one order
     # of the standings that pages, mails and exports show.
     standings: Callable[[Mapping[str, Any]], list[int]]
+    # What a move may show that was hidden, in players' words (for the mall: "a
+    # tile drawn from the supply"); empty for a game that hides nothing.
+    revealing: str = ""
 
     @property
     def templates(self) -> Traversable:

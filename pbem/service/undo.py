@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from pbem.games import Game as Rules
-from pbem.games import get
+from pbem.games import get, plugin
 from pbem.store import log, states
 from pbem.store.events import (
     ActionTaken,
@@ -99,9 +99,11 @@ def _plan(
         state = after
     people = [s.seat for s in seats if s.seat != seat and not is_bot(s)]
     if revealed and not people:
+        revealing = plugin(row.game).revealing
         raise BadRequest(
-            "taking it back would hide again what was revealed since: only the other "
-            "players could agree to that, and a bot never agrees"
+            "taking it back would hide again what was shown since"
+            + (f" ({revealing})" if revealing else "")
+            + ": only the other players could agree to that, and a bot never agrees"
         )
     alone = not revealed and (len(taken) == 1 or not people)
     return UndoPlan(seat, back_to, taken, alone, [] if alone else people), restored

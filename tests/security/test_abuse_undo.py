@@ -78,8 +78,9 @@ def test_against_bots_alone_an_undo_past_a_drawn_tile_is_refused(service):
     service.submit_action(created.game_id, token(created, 1), "money L")  # draws Y03
     service.play_bots(created.game_id)  # the bot's move draws another
     seq = head(service, created.game_id)
-    with pytest.raises(BadRequest, match="a bot never agrees"):
+    with pytest.raises(BadRequest, match="a bot never agrees") as refused:
         service.undo(created.game_id, token(created, 1))
+    assert "shown since (a tile drawn from the supply)" in refused.value.message
     doc = service.state_at(created.game_id, seat=1)
     assert doc["seq"] == seq and doc["supply"] == 2
     assert "UndoDone" not in types(service, created.game_id)

@@ -40,6 +40,7 @@ PLUGIN = Plugin(
     timeout_bot="greedy",
     package=__name__,
     standings=standings_order,
+    revealing="a tile drawn from the supply",
 )
 
 __all__ = [
