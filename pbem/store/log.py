@@ -7,11 +7,12 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select
 
+from .database import Statement, json_text
 from .events import GAME_CREATED, GENESIS, UNDO_DONE, VERSIONS, Envelope, event_hash, upcast
 from .tables import Event, core_table
 
 EVENTS = core_table(Event)
-_INSERT = insert(EVENTS)
+_INSERT = Statement(insert(EVENTS).values({c.name: bindparam(c.name) for c in EVENTS.c}))
 _ONE = select(EVENTS).where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.seq == bindparam("seq"))
 _RANGE = (
     select(EVENTS)
@@ -51,7 +52,7 @@ def append(
     event = Envelope(
         game_id, seq + 1, type, payload, actor, created_at, idempotency_key, prev_hash, digest
     )
-    conn.execute(_INSERT, _row(event))
+    _INSERT.run(conn, {**_row(event), "payload": json_text(event.payload)})
     return event
 
 

@@ -1,0 +1,285 @@
+"""What a move writes, on SQLite and PostgreSQL: one transaction that is all or
+nothing (an error or a crash in the middle leaves the game as it was), writers that
+queue at BEGIN on SQLite, reads that see one moment, stored states that equal the
+fold of the events, and JSON columns that read back exactly what was written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.exc import IntegrityError
+
+from pbem.games import get
+from pbem.store import log, migrate, states
+from pbem.store.database import Database, Statement, json_text, load_json, state_text
+from pbem.store.fold import Fold
+from pbem.store.tables import Game, Seat, core_table
+
+from support import play_out, token, two_players
+
+EVENTS = log.EVENTS
+GAMES, SEATS = core_table(Game), core_table(Seat)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _count_events(conn, game_id: str) -> int:
+    return conn.execute(select(func.count()).where(EVENTS.c.game_id == game_id)).scalar_one()
+
+
+def _head_seq(conn, game_id: str) -> int:
+    return conn.execute(select(GAMES.c.head_seq).where(GAMES.c.id == game_id)).scalar_one()
+
+
+def test_a_write_that_fails_leaves_nothing(service):
+    created = two_players(service)
+    game_id = created.game_id
+    with pytest.raises(RuntimeError), service.db.writing() as conn:
+        log.append(conn, game_id, (1, "0" * 64), "UndoLapsed", {"seat": 1}, "test", "x")
+        assert _count_events(conn, game_id) == 2
+        raise RuntimeError("a failure after the first write")
+    with service.db.reading() as conn:
+        assert _count_events(conn, game_id) == 1
+
+
+def test_two_events_at_one_seq_is_sqlalchemys_integrity_error(database):
+    """The unique (game_id, seq) refuses the second writer as SQLAlchemy's
+    IntegrityError (what the service's race handling catches), not the driver's."""
+    with database.writing() as conn:
+        log.append(conn, "g1", (0, "0" * 64), "UndoLapsed", {"seat": 1}, "a", "t")
+    with pytest.raises(IntegrityError), database.writing() as conn:
+        log.append(conn, "g1", (0, "0" * 64), "UndoLapsed", {"seat": 2}, "b", "t")
+    with database.reading() as conn:
+        assert [e.payload["seat"] for e in log.events(conn, "g1")] == [1]
+
+
+def test_a_move_that_crashes_midway_is_not_stored(service, database_url, tmp_path):
+    """The process dies after the move's rows are written and before its commit:
+    nothing of it is kept, the chain holds, and the same move can be played again."""
+    created = two_players(service)
+    game_id, seat_token = created.game_id, token(created, 1)
+    action = service.legal(game_id, 1)[0]
+    crash = textwrap.dedent(
+        """
+        import os, sys
+        from pbem.config import load_settings
+        from pbem.service import Service
+        from pbem.store import projection
+        from pbem.store.database import Database
+
+        url, game_id, seat_token, action = sys.argv[1:]
+        written = projection.project
+
+        def project_then_die(*args, **kwargs):
+            head = written(*args, **kwargs)
+            os._exit(3)  # every row of the move is written; the commit never comes
+
+        projection.project = project_then_die
+        settings = load_settings({}, database_url=url, secret_key="test-secret")
+        Service(Database(url), settings).submit_action(game_id, seat_token, action, 1)
+        """
+    )
+    script = tmp_path / "crash.py"
+    script.write_text(crash)
+    died = subprocess.run(
+        [sys.executable, str(script), database_url, game_id, seat_token, action],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert died.returncode == 3, died.stderr
+    with service.db.reading() as conn:
+        assert _count_events(conn, game_id) == 1
+        assert _head_seq(conn, game_id) == 1
+    assert service.verify(game_id) == []
+    accepted = service.submit_action(game_id, seat_token, action, 1)
+    assert accepted.seq == 2
+    assert service.verify(game_id) == []
+
+
+def test_stored_states_are_the_fold_of_the_events(service, settings):
+    """The head's state in the games row and every snapshot equal the fold of the
+    events from GameCreated (snapshot_every is 5 here, so a game has many)."""
+    created = two_players(service)
+    play_out(service, created)
+    game_id = created.game_id
+    rules = get("mall")
+    with service.db.reading() as conn:
+        events = log.events(conn, game_id)
+        walk = Fold(rules, 1, states.initial_state(rules, events[0].payload))
+        folded = {1: walk.state}
+        for event in events[1:]:
+            walk.step(event)
+            folded[event.seq] = walk.state
+        head = conn.execute(select(GAMES.c.head_seq, GAMES.c.state).where(GAMES.c.id == game_id))
+        head_seq, head_state = head.one()
+        assert head_seq == len(events)
+        assert head_state == rules.dump_state(folded[head_seq])
+        snapshots = conn.execute(
+            select(states.SNAPSHOTS.c.seq, states.SNAPSHOTS.c.state).where(
+                states.SNAPSHOTS.c.game_id == game_id
+            )
+        ).all()
+        assert [seq for seq, _ in snapshots] == [
+            s for s in range(1, head_seq + 1) if s % settings.snapshot_every == 0
+        ]
+        for seq, state in snapshots:
+            assert state == rules.dump_state(folded[seq])
+        for seq in (1, 2, head_seq // 2, head_seq - 1, head_seq):
+            assert rules.dump_state(states.state_at(conn, rules, game_id, seq)) == (
+                rules.dump_state(folded[seq])
+            )
+    assert service.verify(game_id) == []
+
+
+def test_event_payloads_read_back_exactly(database):
+    """What orjson reads differently from the standard library (integers past 64
+    bits, lone surrogates cannot be stored at all) still reads back as written."""
+    payload = {
+        "big": 2**70,
+        "negative": -(2**65),
+        "almost": 123456789012345678,
+        "float": 0.1,
+        "text": 'snow \u2603, quote ", backslash \\, tab \t',
+        "nested": {"list": [1, [2, [3, {"deep": None}]]], "empty": {}},
+        "flag": True,
+    }
+    with database.writing() as conn:
+        written = log.append(conn, "g1", (0, "0" * 64), "UndoLapsed", payload, "test", "t")
+    with database.reading() as conn:
+        (read,) = log.events(conn, "g1")
+    assert read.payload == written.payload
+    assert read.payload["big"] == 2**70 and isinstance(read.payload["big"], int)
+    assert read.hash == written.hash
+
+
+def test_a_prebuilt_statement_reads_what_core_reads(service):
+    """Every column of a game's row and its seats (JSON, booleans, nulls, text)
+    read through a Statement equals the same select run by Core."""
+    created = two_players(service, public=True, hours_per_turn=24)
+    game_id = created.game_id
+    games = select(GAMES).where(GAMES.c.id == bindparam("g"))
+    seats = select(SEATS).where(SEATS.c.game_id == bindparam("g"))
+    with service.db.reading() as conn:
+        by_core = conn.execute(games, {"g": game_id}).one()._asdict()
+        by_statement = Statement(games).first(conn, {"g": game_id})._asdict()
+        assert by_statement == by_core
+        assert by_statement["public"] is True and by_statement["options"]["public"] is True
+        core_seats = [r._asdict() for r in conn.execute(seats, {"g": game_id})]
+        assert [r._asdict() for r in Statement(seats).rows(conn, {"g": game_id})] == core_seats
+        assert Statement(games).first(conn, {"g": "nosuchgame"}) is None
+
+
+# -- SQLite: the write lock at BEGIN, and reads of one moment ---------------------------
+
+
+@pytest.fixture
+def sqlite_database(tmp_path):
+    database = Database(f"sqlite:///{tmp_path / 'pbem.sqlite3'}")
+    migrate.upgrade(database)
+    yield database
+    database.dispose()
+
+
+def test_sqlite_writers_queue_at_begin(sqlite_database):
+    """A second writer waits at BEGIN for the first to commit (BEGIN IMMEDIATE), so
+    it reads the first one's rows and never fails at its own commit."""
+    first_wrote, release = threading.Event(), threading.Event()
+    second_inside = threading.Event()
+    seen: list[int] = []
+
+    def first() -> None:
+        with sqlite_database.writing() as conn:
+            log.append(conn, "g1", (0, "0" * 64), "UndoLapsed", {"seat": 1}, "a", "t")
+            first_wrote.set()
+            release.wait(30)
+
+    def second() -> None:
+        first_wrote.wait(30)
+        with sqlite_database.writing() as conn:
+            second_inside.set()
+            seen.append(_count_events(conn, "g1"))
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    first_wrote.wait(30)
+    assert not second_inside.wait(0.5), "the second writer began while the first wrote"
+    release.set()
+    for thread in threads:
+        thread.join(30)
+    assert seen == [1]
+
+
+def test_sqlite_reading_sees_one_moment(sqlite_database):
+    """Rows committed while a read transaction is open are not in it."""
+    with sqlite_database.writing() as conn:
+        log.append(conn, "g1", (0, "0" * 64), "UndoLapsed", {"seat": 1}, "a", "t")
+    with sqlite_database.reading() as conn:
+        before = _count_events(conn, "g1")
+
+        def write_more() -> None:
+            with sqlite_database.writing() as other:
+                prev = log.events(other, "g1")[-1]
+                log.append(other, "g1", (1, prev.hash), "UndoLapsed", {"seat": 2}, "b", "t")
+
+        writer = threading.Thread(target=write_more)
+        writer.start()
+        writer.join(30)
+        assert _count_events(conn, "g1") == before == 1
+    with sqlite_database.reading() as conn:
+        assert _count_events(conn, "g1") == 2
+
+
+# -- JSON text: exactly the standard library's reading --------------------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_json_columns_read_what_the_standard_library_reads(value):
+    text = json.dumps(value, ensure_ascii=False)
+    assert load_json(text) == json.loads(text)
+    assert type(load_json(text)) is type(json.loads(text))
+    assert load_json(json_text(value)) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NaN",
+        "[Infinity, -Infinity]",
+        '"\\ud800"',
+        "12345678901234567890123",
+        "[1e400]",
+        '{"a": 1, "a": 2}',
+    ],
+)
+def test_json_columns_read_odd_json_as_the_standard_library_does(text):
+    expected = repr(json.loads(text))
+    assert repr(load_json(text)) == expected
+    assert repr(load_json(text.encode())) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_state_text_writes_what_reads_back_equal(value):
+    assert json.loads(state_text(value)) == value
