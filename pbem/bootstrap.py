@@ -1,18 +1,22 @@
 """The composition root: everything a process runs on — settings, database, service
-with its notifier, outbox, inbound mail handler, seat sessions and the Celery app —
+with its notifier, outbox, the channels that deliver its notices, inbound mail
+handler, seat sessions and the Celery app —
 built once, here, for the web app, the worker, the scheduler, the command line and
 the tests alike. Nothing below the entry points imports this module."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem.config import Settings, load_settings
+from pbem.mail.compose import Composer
+from pbem.mail.deliver import EmailChannel
 from pbem.mail.inbound import Inbound
 from pbem.service import Service
+from pbem.service.notices import Channel
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 from pbem.service.sessions import SeatSessions
@@ -33,13 +37,19 @@ class Parts:
     database: Database
     service: Service
     outbox: Outbox
+    channels: Mapping[str, Channel]  # the adapter of each channel, by its name
     inbound: Inbound
     sessions: SeatSessions
     celery: PbemCelery | None
 
 
-def build(settings: Settings | None = None, clock: Callable[[], datetime] | None = None) -> Parts:
-    """Everything a process needs, from `settings` (default: load_settings())."""
+def build(
+    settings: Settings | None = None,
+    clock: Callable[[], datetime] | None = None,
+    channels: Sequence[Channel] = (),
+) -> Parts:
+    """Everything a process needs, from `settings` (default: load_settings()); the
+    e-mail channel's adapter and any further `channels` deliver the notices."""
     settings = settings or load_settings()
     if settings.database_url.startswith("sqlite:///"):
         Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(
@@ -52,11 +62,14 @@ def build(settings: Settings | None = None, clock: Callable[[], datetime] | None
     notify: Callable[[Notice], None] | None = notifier(celery) if celery else None
     service = Service(database, settings, clock, notify=notify)
     outbox = Outbox(database, clock)
+    # One adapter per channel; a new channel (a webhook, a chat) is one line here.
+    adapters: list[Channel] = [EmailChannel(Composer(service, settings)), *channels]
     parts = Parts(
         settings=settings,
         database=database,
         service=service,
         outbox=outbox,
+        channels={adapter.name: adapter for adapter in adapters},
         inbound=Inbound(service, outbox, settings, clock),
         sessions=SeatSessions(database, settings.signing_key(), clock),
         celery=celery,

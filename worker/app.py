@@ -5,13 +5,14 @@ process (pbem.bootstrap) hands it the parts its tasks run on."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from celery import Celery
 
 from pbem.config import Settings
 from pbem.service import Service
+from pbem.service.notices import Channel
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 
@@ -31,6 +32,9 @@ class WorkerParts(Protocol):
 
     @property
     def outbox(self) -> Outbox: ...
+
+    @property
+    def channels(self) -> Mapping[str, Channel]: ...
 
 
 class PbemCelery(Celery):

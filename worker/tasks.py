@@ -9,9 +9,8 @@ import logging
 
 from celery import Task, shared_task
 
-from pbem.mail.compose import Composer
-from pbem.mail.deliver import Sender, Smtp, deliver
 from pbem.service import BadRequest, NotFound, Stale
+from pbem.service.outbox import Deliveries
 
 from .app import DELIVER, PLAY_BOT, TIME_OUT, PbemCelery, WorkerParts
 
@@ -28,23 +27,39 @@ def _parts(task: Task) -> WorkerParts:
 
 @shared_task(bind=True, name=DELIVER)
 def deliver_mail(self: Task, row_ids: list[int]) -> list[str]:
-    """Send outbox rows, in this order (the mails of one move go in the order the
-    move wrote them); says what became of each. One row's trouble never stops the
-    others: a row this task could not finish (its database went away, say) is left
-    to the sweep, which takes it back when its lease runs out."""
+    """Deliver outbox rows, in this order (the notices of one move go in the order
+    the move wrote them), each through the adapter of its channel; says what became
+    of each. One row's trouble never stops the others: a row this task could not
+    finish (its database went away, say) is left to the sweep, which takes it back
+    when its lease runs out."""
     parts = _parts(self)
-    composer = Composer(parts.service, parts.settings)
+    deliveries = Deliveries(parts.outbox, parts.channels)
     outcomes = []
-    with Sender(Smtp.from_url(parts.settings.smtp_url)) as sender:
+    try:
         for row_id in row_ids:
             try:
-                outcomes.append(deliver(parts.outbox, composer, sender, row_id))
+                outcomes.append(deliveries.deliver(row_id))
             except Exception:
-                log.exception("mail %s: not finished; the sweep will take it back", row_id)
-                sender.close()
+                log.exception("notice %s: not finished; the sweep will take it back", row_id)
+                _close(parts)
                 outcomes.append("error")
-            log.info("mail %s: %s", row_id, outcomes[-1])
+            log.info("notice %s: %s", row_id, outcomes[-1])
+    finally:
+        try:
+            deliveries.finish()
+        except Exception:  # it stays sending: the sweep takes it back (the same mail)
+            log.exception("notice %s: sent, not marked; the sweep will take it back", row_ids)
+        _close(parts)
     return outcomes
+
+
+def _close(parts: WorkerParts) -> None:
+    """Let go of the connections this thread's deliveries opened."""
+    for channel in parts.channels.values():
+        try:
+            channel.close()
+        except Exception:
+            log.exception("channel %s: could not close", channel.name)
 
 
 @shared_task(bind=True, name=PLAY_BOT)

@@ -140,6 +140,6 @@ def failures() -> None:
     rows = parts.outbox.failures()
     for row in rows:
         tried = f"after {row.attempts} attempts"
-        click.echo(f"{row.id}  {row.kind}  to {row.to_address}  {tried}: {row.last_error}")
+        click.echo(f"{row.id}  {row.kind}  to {row.address}  {tried}: {row.last_error}")
     counts = parts.outbox.counts()
     click.echo(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no mail yet")

@@ -1,79 +1,125 @@
-"""Turning an outbox row into a mail: a Jinja2 text and HTML pair from templates/mail/,
-headers built with `email.message` (never pasted together) from cleaned text, dated by
-the composer's clock, threaded per game and seat, the game's log head in the footer.
+"""Turning an outbox row into a mail: a Jinja2 text and HTML pair from templates/mail/
+(each kind of notice has its pair; what only a game knows comes from its own
+partials, `<game>/mail/_turn.txt` and the like, and its `mails` part), headers built
+with `email.message` (never pasted together) from cleaned text, dated by the
+composer's clock, threaded per game and seat, the game's log head in the footer.
 A turn mail whose turn was played before it could go is moot, and is skipped rather
 than sent; so is a mail whose seat has changed hands since it was written, except
 the ones a former holder still gets (without a link to the seat)."""
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    select_autoescape,
+)
 from sqlalchemy import Row
 
 from pbem import resources
 from pbem.config import Settings
+from pbem.games import GAMES
+from pbem.games.base import Mails, Plugin
 from pbem.service import Happened, Service
 from pbem.service.addresses import checked_address
+from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 from pbem.store.events import ACTION_TAKEN, TURN_TIMED_OUT, UNDO_DONE
 
 from .replyto import reply_address
+from .writing import MAIL_POLICY, SMTP_POLICY, header_text, parsed
 
 TEMPLATES = resources.TEMPLATES
-SHORT_NOTATION = "money L, build L2 at 1,3, attraction haunted-hotel at -1,2 mirror, pass"
 TURN_PLAYED = (ACTION_TAKEN, TURN_TIMED_OUT, UNDO_DONE)  # events that end a turn mail's turn
+TURN_ENDED = (ACTION_TAKEN, TURN_TIMED_OUT)  # a seat's own turns
 FOR_FORMER_HOLDERS = ("game_over", "timed_out")  # what still goes once a seat changed hands
-HEADER_TEXT_LIMIT = 200
 
 
 class UnknownMail(ValueError):
     """An outbox row of a kind this server does not write mails for."""
 
 
-class Moot(Exception):
-    """A mail that no longer matters (its turn was played, its game moved on)."""
+__all__ = ["Composer", "Moot", "UnknownMail", "environment", "header_text", "mails_of"]
 
 
-def environment() -> Environment:
+def environment(auto_reload: bool = True) -> Environment:
+    """The mail templates: templates/mail/ for what every game's mails say, and each
+    game's templates/ folder under its name ("nim/mail/_turn.txt"). Without
+    `auto_reload` a template is read once per process (no look at its file per mail)."""
+    games: dict[str, BaseLoader] = {
+        name: FileSystemLoader(str(plugin.templates)) for name, plugin in GAMES.items()
+    }
     return Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=ChoiceLoader([FileSystemLoader(TEMPLATES), PrefixLoader(games)]),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,
+        auto_reload=auto_reload,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+def mails_of(plugin: Plugin) -> Mails:
+    """The game's part of the mails (its package's `mails` module)."""
+    mails: Mails = plugin.part("mails")
+    return mails
+
+
+Writer = Callable[["Composer", Row], tuple[str, dict[str, Any]]]
 
 
 class Composer:
     def __init__(self, service: Service, settings: Settings) -> None:
         self.service = service
         self.settings = settings
-        self.templates = environment()
+        self.templates = environment(auto_reload=settings.dev)
+        # Headers that are the same in every mail, parsed once (parsing a header is
+        # most of the cost of writing a mail).
+        self._from = parsed("From", str(Address("Mall by mail", "noreply", settings.mail_domain)))
+        self._auto = {
+            answer: parsed("Auto-Submitted", "auto-replied" if answer else "auto-generated")
+            for answer in (True, False)
+        }
+        self._kinds = {kind: parsed("X-Pbem-Kind", kind.value) for kind in Kind}
 
     def message_id(self) -> str:
         return make_msgid(domain=self.settings.mail_domain)
 
     def compose(self, row: Row) -> EmailMessage:
-        """The mail of a claimed outbox row (it has its Message-ID)."""
-        kind = "reminder" if row.kind.startswith("reminder-") else row.kind
-        build = getattr(self, f"_{kind}", None)
-        if build is None:
+        """The mail of a claimed outbox row (it has its Message-ID in `delivery_id`);
+        raises when it cannot be written out."""
+        return self.write(row)[0]
+
+    def write(self, row: Row) -> tuple[EmailMessage, bytes]:
+        """The mail of a claimed outbox row, and its bytes as they go to an SMTP
+        server (written out once: a mail that cannot be written fails here)."""
+        message = self._message(row)
+        return message, message.as_bytes(policy=SMTP_POLICY)
+
+    def _message(self, row: Row) -> EmailMessage:
+        kind = kind_of(row.kind)
+        write = WRITERS.get(kind)
+        if write is None:
             raise UnknownMail(f"no mail is written for {row.kind!r} rows")
-        subject, context = build(row)
-        message = EmailMessage()
+        subject, context = write(self, row)
+        message = EmailMessage(policy=MAIL_POLICY)
         message["Subject"] = header_text(subject)
-        message["From"] = Address("Mall by mail", "noreply", self.settings.mail_domain)
-        to = checked_address(row.to_address)
+        message["From"] = self._from
+        to = checked_address(row.address)
         message["To"] = Address(header_text(context.get("name", "")), addr_spec=to)
         message["Date"] = format_datetime(self.service.clock())
-        message["Message-ID"] = row.message_id
+        message["Message-ID"] = row.delivery_id
         if row.game_id is not None:
             seat = context.get("seat", row.seat)
             thread = f"<game-{row.game_id}-seat-{seat}@{self.settings.mail_domain}>"
@@ -82,12 +128,11 @@ class Composer:
             message["References"] = f"{thread} {answered}" if answered else thread
             if "reply_to" in context:
                 message["Reply-To"] = Address("Mall by mail", addr_spec=context["reply_to"])
-        message["Auto-Submitted"] = "auto-replied" if kind == "answer" else "auto-generated"
-        message["X-Pbem-Kind"] = row.kind
+        message["Auto-Submitted"] = self._auto[kind is Kind.ANSWER]
+        message["X-Pbem-Kind"] = self._kinds[kind]
         message.set_content(self.templates.get_template(f"mail/{kind}.txt").render(context))
         html = self.templates.get_template(f"mail/{kind}.html").render(context)
         message.add_alternative(html, subtype="html")
-        message.as_bytes()  # a mail that cannot be written out fails here, not at the server
         return message
 
     # -- what each mail says --------------------------------------------------------
@@ -99,65 +144,73 @@ class Composer:
         seat = row.seat if seat is None else seat
         if seat is None:
             seat = row.payload["seat"]  # a former holder's mail
-        link = next(s for s in self.service.seat_links(row.game_id) if s.seat == seat)
+        links = self.service.seat_links(row.game_id)
+        link = next(s for s in links if s.seat == seat)
         held = _holds(row, link)
         if not held and row.kind not in FOR_FORMER_HOLDERS:
             raise Moot("the seat has changed hands since this mail was written")
         doc = self.service.state_at(row.game_id, seat=seat if held else None)
+        plugin = GAMES[doc["game"]]
+        mails = mails_of(plugin)
         names = {p["seat"]: p["name"] for p in doc["players"]}
-        reply = reply_address(
-            self.settings.signing_key(),
-            self.settings.mail_domain,
-            row.game_id,
-            seat,
-            doc["seq"],
-            link.token or "",
-        )
-        public = self.service.options(row.game_id)["public"]
+        options = self.service.options(row.game_id)
         base = self.settings.base_url.rstrip("/")
         context = {
             "name": link.name if held else row.payload.get("name", link.name),
             "seat": seat,
             "link": seat_url(base, row.game_id, link.token) if held and link.token else None,
-            "watch": f"{base}/g/{row.game_id}/watch" if public else None,
+            "watch": f"{base}/g/{row.game_id}/watch" if options["public"] else None,
             "held": held,
             "game": row.game_id,
             "doc": doc,
             "names": names,
             "head": doc["head_hash"],
             "seq": doc["seq"],
-            "notation": SHORT_NOTATION,
+            "game_name": plugin.name,
+            "title": plugin.title,
+            "tagline": mails.TAGLINE,
+            "notation": mails.NOTATION,
+            "game_options": options,
+            "links": links,
         }
         if held:
-            context["reply_to"] = reply
+            context["reply_to"] = reply_address(
+                self.settings.signing_key(),
+                self.settings.mail_domain,
+                row.game_id,
+                seat,
+                doc["seq"],
+                link.token or "",
+            )
         return context
 
     def _invitation(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
-        context["options"] = self.service.options(row.game_id)
-        return f"You are invited to a game of Mall ({row.game_id})", context
+        context["options"] = context["game_options"]
+        return f"You are invited to a game of {context['title']} ({row.game_id})", context
 
     def _your_turn(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         if context["doc"]["turn"] != row.seat or self._played_since(row, context["doc"]):
             raise Moot("the turn was played before this mail went")
-        context.update(self._turn(row))
+        context.update(self._turn(row, context))
         round_number = context["doc"]["round"]
-        return f"Your turn in Mall {row.game_id} (round {round_number})", context
+        return f"Your turn in {context['title']} {row.game_id} (round {round_number})", context
 
     def _reminder(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         if context["doc"]["seq"] != row.seq or context["doc"]["turn"] != row.seat:
             raise Moot("the turn was played before the reminder went")
-        context.update(self._turn(row), hours=row.payload["hours"])
+        context.update(self._turn(row, context), hours=row.payload["hours"])
         return (
-            f"Reminder: your turn in Mall {row.game_id} ends in {row.payload['hours']:g} hours",
+            f"Reminder: your turn in {context['title']} {row.game_id} ends in"
+            f" {row.payload['hours']:g} hours",
             context,
         )
 
     def _history(self, row: Row, seat: int | None) -> list[Happened]:
         """The game's events `seat` may be told of, each sentence blanking what it
-        may not see now (a tile an undo put back, named by a move taken back)."""
+        may not see now (what an undo hid again, named by a move taken back)."""
         censor = self.service.censor(row.game_id, seat)
         return [replace(e, text=censor(e.text)) for e in self.service.history(row.game_id, seat)]
 
@@ -169,15 +222,11 @@ class Composer:
         later = self.service.history(row.game_id, row.seat)
         return any(e.seq > row.seq and e.type in TURN_PLAYED for e in later)
 
-    def _turn(self, row: Row) -> dict[str, Any]:
+    def _turn(self, row: Row, context: Mapping[str, Any]) -> dict[str, Any]:
         """What a player needs to move: what happened since their last turn, the
         position as text, and every legal action with what it would do."""
         events = self._history(row, row.seat)
-        mine = [
-            e.seq
-            for e in events
-            if e.seat == row.seat and e.type in ("ActionTaken", "TurnTimedOut")
-        ]
+        mine = [e.seq for e in events if e.seat == row.seat and e.type in TURN_ENDED]
         since = [e for e in events if e.seq > (mine[-1] if mine else 1)]
         return {
             "since": since,
@@ -185,42 +234,45 @@ class Composer:
             "options": self.service.turn_options(row.game_id, row.seat),
         }
 
+    def _standings(self, doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The players of a state document, best first (the game's standings order)."""
+        players = {p["seat"]: p for p in doc["players"]}
+        return [players[seat] for seat in GAMES[doc["game"]].standings(doc)]
+
     def _round_scored(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         number = row.payload["round"]
         scored = self.service.state_at(row.game_id, row.seq, row.seat)
-        context["scored"] = _standings(scored)
+        context["scored"] = self._standings(scored)
         context["round"] = number
         context["played"] = [
             e for e in self._history(row, row.seat) if e.round == number and e.seat
         ]
-        return f"Mall {row.game_id}: round {number} scored", context
+        return f"{context['title']} {row.game_id}: round {number} scored", context
 
     def _game_over(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)  # to a former holder too (row.seat None, payload's seat)
         doc = context["doc"]
-        context["final"] = _standings(doc)
+        context["final"] = self._standings(doc)
         context["winners"] = [context["names"][s] for s in doc["winners"] or []]
-        context["attractions"] = {
-            p["name"]: [t["id"] for t in p["tiles"] if t["kind"] == "attraction"]
-            for p in doc["players"]
-        }
-        return f"Mall {row.game_id}: the game is over", context
+        return f"{context['title']} {row.game_id}: the game is over", context
 
     def _timed_out(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         events = self._history(row, row.seat if context["held"] else None)
         context["played"] = next(e.text for e in events if e.seq == row.seq)
-        bot_now = next(s for s in self.service.seat_links(row.game_id) if s.seat == row.seat)
+        bot_now = next(s for s in context["links"] if s.seat == row.seat)
         context["bot_now"] = bool(row.payload.get("replaced")) or bot_now.token is None
+        title = context["title"]
         if context["bot_now"]:
-            return f"Mall {row.game_id}: time ran out and a bot now plays your seat", context
-        return f"Mall {row.game_id}: time ran out and a bot played your turn", context
+            return f"{title} {row.game_id}: time ran out and a bot now plays your seat", context
+        return f"{title} {row.game_id}: time ran out and a bot played your turn", context
 
     def _undo_request(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context["asker"] = context["names"][row.payload["asked_by"]]
-        return f"Mall {row.game_id}: {context['asker']} asks to take back a move", context
+        subject = f"{context['title']} {row.game_id}: {context['asker']} asks to take back a move"
+        return subject, context
 
     def _undo_lapsed(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
@@ -228,36 +280,40 @@ class Composer:
         context["yours"] = asked_by == row.seat
         context["asker"] = context["names"][asked_by]
         context["reason"] = row.payload["reason"]
-        return f"Mall {row.game_id}: the request to take back a move lapsed", context
+        return f"{context['title']} {row.game_id}: the request to take back a move lapsed", context
 
     def _vacation(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context["who"] = context["names"][row.payload["who"]]
         context["until"] = row.payload["until"][:16].replace("T", " ") + " UTC"
-        return f"Mall {row.game_id}: {context['who']} is on vacation", context
+        return f"{context['title']} {row.game_id}: {context['who']} is on vacation", context
 
     def _answer(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context.update(row.payload)
-        subject = row.payload["subject"] or f"Mall {row.game_id}"
+        subject = row.payload["subject"] or f"{context['title']} {row.game_id}"
         return subject if subject.lower().startswith("re:") else f"Re: {subject}", context
 
     def _my_games(self, row: Row) -> tuple[str, dict[str, Any]]:
         games = self._summaries(row)
         if not games:
             raise Moot("the address holds none of these seats any more")
-        return "Your games of Mall", {"name": games[0]["name"] if games else "", "games": games}
+        titles = _titles(games)
+        context = {"name": games[0]["name"], "games": games, "titles": titles}
+        return f"Your games of {titles}", context
 
     def _digest(self, row: Row) -> tuple[str, dict[str, Any]]:
         games = self._summaries(row)
         if not games:
             raise Moot("the address holds none of these seats any more")
-        return "Your daily Mall digest", {"name": games[0]["name"] if games else "", "games": games}
+        titles = _titles(games)
+        context = {"name": games[0]["name"], "games": games, "titles": titles}
+        return f"Your daily {titles} digest", context
 
     def _summaries(self, row: Row) -> list[dict[str, Any]]:
         """The games of the row's list whose seat the address still holds."""
         found = [
-            self._summary(game_id, seat, row.to_address) for game_id, seat in row.payload["seats"]
+            self._summary(game_id, seat, row.address) for game_id, seat in row.payload["seats"]
         ]
         return [s for s in found if s is not None]
 
@@ -270,11 +326,45 @@ class Composer:
             "game": game_id,
             "seat": seat,
             "name": link.name,
+            "title": GAMES[doc["game"]].title,
             "link": seat_url(self.settings.base_url, game_id, link.token),
             "status": doc["status"],
             "turn": doc["turn"],
             "round": doc["round"],
         }
+
+
+# What each kind of notice says, as a mail; a test checks that every Kind has one.
+WRITERS: dict[Kind, Writer] = {
+    Kind.INVITATION: Composer._invitation,
+    Kind.YOUR_TURN: Composer._your_turn,
+    Kind.ROUND_SCORED: Composer._round_scored,
+    Kind.REMINDER: Composer._reminder,
+    Kind.TIMED_OUT: Composer._timed_out,
+    Kind.GAME_OVER: Composer._game_over,
+    Kind.UNDO_REQUEST: Composer._undo_request,
+    Kind.UNDO_LAPSED: Composer._undo_lapsed,
+    Kind.VACATION: Composer._vacation,
+    Kind.DIGEST: Composer._digest,
+    Kind.ANSWER: Composer._answer,
+    Kind.MY_GAMES: Composer._my_games,
+}
+
+
+# The game's own partials each kind's templates include ("<game>/mail/<partial>"):
+# every game has them (a test reads the templates to keep this true).
+GAME_PARTIALS: dict[Kind, tuple[str, ...]] = {
+    Kind.YOUR_TURN: ("_turn",),
+    Kind.REMINDER: ("_turn",),
+    Kind.ROUND_SCORED: ("_standings",),
+    Kind.GAME_OVER: ("_game_over",),
+}
+
+
+def _titles(games: list[dict[str, Any]]) -> str:
+    """The games' titles, each once, in the order listed: "Nim", "Go and Nim"."""
+    titles = list(dict.fromkeys(g["title"] for g in games))
+    return " and ".join(titles)
 
 
 def _holds(row: Row, link: Any) -> bool:
@@ -286,19 +376,4 @@ def _holds(row: Row, link: Any) -> bool:
     holder = row.payload.get("holder")
     if holder is not None:
         return holder == token_hash(link.token)
-    return (link.email or "").lower() == row.to_address.lower()
-
-
-def header_text(text: str) -> str:
-    """`text` fit for a header: no line breaks, control or format characters (they
-    become spaces), no runs of spaces, at most HEADER_TEXT_LIMIT characters."""
-    kept = "".join(
-        " " if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") else c for c in str(text)
-    )
-    return " ".join(kept.split())[:HEADER_TEXT_LIMIT]
-
-
-def _standings(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """Players with their scores, best first (the rules' winner order)."""
-    players = [{"name": p["name"], "seat": p["seat"], **p["score"]} for p in doc["players"]]
-    return sorted(players, key=lambda p: (-p["total"], -p["rainbow"], p["seat"]))
+    return (link.email or "").lower() == row.address.lower()

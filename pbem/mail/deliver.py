@@ -1,18 +1,24 @@
-"""Delivering one outbox row by SMTP: claim it (its Message-ID stored first), send,
-mark. A failure puts it back, backing off; a 5xx answer or a mail this server cannot
-write (whatever the reason) fails it for good; a mail that no longer matters is
-skipped. Whatever becomes of one row, it never raises into the next one's way."""
+"""The e-mail channel: an adapter of the notification port (pbem.service.notices)
+that writes a claimed outbox row as a mail (pbem.mail.compose) and sends it by
+SMTP. A 5xx answer, or a mail this server cannot write (whatever the reason), fails
+it for good; other failures are tried again later; a mail that no longer matters is
+skipped. Each thread keeps its own SMTP connection between mails."""
 
 from __future__ import annotations
 
 import smtplib
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
+from typing import Any
 from urllib.parse import urlsplit
 
+from pbem.service.notices import Channel, DeliveryFailed, Moot
 from pbem.service.outbox import Outbox
+from pbem.service.outbox import deliver_due as deliver_due_on
 
-from .compose import Composer, Moot
+from .compose import Composer
 
 
 @dataclass(frozen=True)
@@ -36,11 +42,18 @@ class Sender:
         self.smtp = smtp
         self.connection: smtplib.SMTP | None = None
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: EmailMessage, data: bytes | None = None) -> None:
+        """Send a mail; `data`, when given, is the mail already written out for SMTP
+        (so that it is not written out twice)."""
         if self.connection is None:
             self.connection = smtplib.SMTP(self.smtp.host, self.smtp.port, timeout=30)
         try:
-            self.connection.send_message(message)
+            if data is None:
+                self.connection.send_message(message)
+            else:
+                sender = message["From"].addresses[0].addr_spec
+                to = [a.addr_spec for a in message["To"].addresses]
+                self.connection.sendmail(sender, to, data)
         except (OSError, smtplib.SMTPException):
             self.close()
             raise
@@ -68,39 +81,60 @@ def _permanent(error: Exception) -> bool:
     return isinstance(code, int) and code >= 500
 
 
-def deliver(outbox: Outbox, composer: Composer, sender: Sender, row_id: int) -> str:
-    """Send one row. Returns what became of it: sent, skipped (not pending, or moot),
-    pending (to be tried again later, or waiting behind an earlier mail to the same
-    address) or failed (given up)."""
-    row = outbox.claim(row_id, composer.message_id)
-    if row is None:
-        status = outbox.status(row_id)
-        return status if status in ("pending", "failed") else "skipped"
-    try:
-        message = composer.compose(row)
-    except Moot as why:
-        outbox.skipped(row_id, str(why))
-        return "skipped"
-    except Exception as error:  # trying again cannot help: it fails now
-        text = f"this mail cannot be written: {type(error).__name__}: {error}"
-        return outbox.failed(row_id, text, permanent=True)
-    try:
-        sender.send(message)
-    except (OSError, smtplib.SMTPException) as error:
-        text = f"{type(error).__name__}: {error}"
-        return outbox.failed(row_id, text, permanent=_permanent(error))
-    except Exception as error:  # the mail itself, not the server
-        sender.close()
-        text = f"this mail cannot be sent: {type(error).__name__}: {error}"
-        return outbox.failed(row_id, text, permanent=True)
-    outbox.sent(row_id)
-    return "sent"
+class EmailChannel:
+    """The e-mail adapter: `name` "email", Message-IDs as delivery ids, a mail
+    composed from templates and sent by SMTP (its server parsed from the settings'
+    URL on the first mail, so that a process that sends none never needs it)."""
+
+    name = "email"
+
+    def __init__(self, composer: Composer, smtp: Smtp | None = None) -> None:
+        self.composer = composer
+        self._smtp = smtp
+        self._local = threading.local()
+
+    @property
+    def smtp(self) -> Smtp:
+        if self._smtp is None:
+            self._smtp = Smtp.from_url(self.composer.settings.smtp_url)
+        return self._smtp
+
+    def delivery_id(self) -> str:
+        return self.composer.message_id()
+
+    def _sender(self) -> Sender:
+        sender: Sender | None = getattr(self._local, "sender", None)
+        if sender is None:
+            sender = self._local.sender = Sender(self.smtp)
+        return sender
+
+    def deliver(self, row: Any) -> None:
+        try:
+            message, data = self.composer.write(row)
+        except Moot:
+            raise
+        except Exception as error:  # trying again cannot help: it fails now
+            text = f"this mail cannot be written: {type(error).__name__}: {error}"
+            raise DeliveryFailed(text, permanent=True) from error
+        sender = self._sender()
+        try:
+            sender.send(message, data)
+        except (OSError, smtplib.SMTPException) as error:
+            text = f"{type(error).__name__}: {error}"
+            raise DeliveryFailed(text, permanent=_permanent(error)) from error
+        except Exception as error:  # the mail itself, not the server
+            sender.close()
+            text = f"this mail cannot be sent: {type(error).__name__}: {error}"
+            raise DeliveryFailed(text, permanent=True) from error
+
+    def close(self) -> None:
+        sender: Sender | None = getattr(self._local, "sender", None)
+        if sender is not None:
+            sender.close()
 
 
 def deliver_due(outbox: Outbox, composer: Composer, smtp: Smtp) -> int:
-    """Send every row that is due, in this process (what the workers do, for
-    development and tests without a broker). Returns how many were sent."""
-    with Sender(smtp) as sender:
-        return sum(
-            deliver(outbox, composer, sender, row_id) == "sent" for row_id in outbox.take_due()
-        )
+    """Send every mail that is due, in this process, to `smtp` (for development and
+    tests without a broker). Returns how many were sent."""
+    channels: Mapping[str, Channel] = {"email": EmailChannel(composer, smtp)}
+    return deliver_due_on(outbox, channels)

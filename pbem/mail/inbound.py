@@ -20,22 +20,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy
-from email.header import decode_header, make_header
-from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import getaddresses
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from pbem.config import Settings
+from pbem.games import GAMES
 from pbem.service import Illegal, Service, ServiceError, Stale
 from pbem.service.errors import SeatLink
 from pbem.service.inbox import PER_SENDER_PER_HOUR, TOO_MANY, Inbox, ledger_key
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 
-from . import replyto
+from . import headers, replyto
+from .compose import mails_of
 from .reading import body_text, reply_lines
 
 try:  # the broker away
@@ -55,24 +54,13 @@ TEMPORARY: tuple[type[BaseException], ...] = (
     PoolTimeout,
     BrokerDown,
 )
-GRAMMAR = [
-    "Write your move on the first line of your reply, in the game's notation:",
-    "  money L             take the bottom tile of column L as money",
-    "  build L2 at 1,3     build the tile in slot L2 on cell (1,3) of your mall",
-    "  build L2 at 1,3 for M1.2    ... and say which customer moves, when several can",
-    "  attraction haunted-hotel at -1,2 mirror    build an attraction (mirrored)",
-    "  dock GD2 at 2       build a docking bay",
-    "  pass                only when nothing else is legal",
+MOVE_LINE = "Write your move on the first line of your reply, in the game's notation:"
+COMMANDS = [
     "Or one of: status (the game now), legal (your legal actions), undo (take back",
     "your last move), agree or refuse (answer another player's undo request),",
     "help (this).",
 ]
-_ADDR_SPEC = re.compile(r"[^\s@<>()\[\],;:\"\\]{1,64}@[^\s@<>()\[\],;:\"\\]{1,253}")
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,180}@[!-;=?-~]{1,180}>")
-_METHOD = re.compile(
-    r"^\s*(?P<method>[a-z0-9_-]+)\s*=\s*(?P<result>[a-z0-9_-]+)(?P<props>.*)$", re.I | re.S
-)
-_PROPERTY = re.compile(r"(?P<name>[a-z0-9_-]+\.[a-z0-9_-]+)\s*=\s*\"?(?P<value>[^\s\";]+)", re.I)
 
 
 @dataclass
@@ -157,11 +145,11 @@ class Inbound:
                 entry, raw, f"the mail is larger than {MAX_BYTES} bytes", bounce=True
             )
         message = BytesParser(policy=policy.default).parsebytes(raw)
-        entry.message_id = _first(message, "Message-ID").strip()
-        why = _automatic(message)
+        entry.message_id = headers.first(message, "Message-ID").strip()
+        why = headers.automatic(message)
         if why:
             return Handled("ignored", why)
-        address = replyto.find([recipient or "", *_recipients(message)])
+        address = replyto.find([recipient or "", *headers.recipients(message)])
         if address is None:
             return self._refused(
                 entry, raw, "no game's reply address among the recipients", bounce=True
@@ -171,7 +159,7 @@ class Inbound:
         except replyto.Forged as error:
             return self._refused(entry, raw, str(error), bounce=True)
         entry.game_id = reply.game_id
-        sender = _sender(message)
+        sender = headers.sender(message)
         if sender is None or not entry.message_id:
             return self._refused(
                 entry, raw, "a mail needs one readable From address and a Message-ID", bounce=True
@@ -184,7 +172,7 @@ class Inbound:
             return self._refused(
                 entry, raw, f"{sender} does not play seat {reply.seat} of game {reply.game_id}"
             )
-        if options.get("authenticated_mail") and not authenticated(message, sender):
+        if options.get("authenticated_mail") and not headers.authenticated(message, sender):
             return self._refused(
                 entry,
                 raw,
@@ -198,7 +186,7 @@ class Inbound:
             to,
             entry.message_id,
             entry.message_id if _MSG_ID.fullmatch(entry.message_id) else "",
-            _text(_first(message, "Subject"))[:200],
+            headers.text(headers.first(message, "Subject"))[:200],
         )
         received = self.inbox.receive(entry.message_id, sender, reply.game_id, to)
         if received == "duplicate":
@@ -257,13 +245,13 @@ class Inbound:
     def _act(self, mail: _Reply, lines: list[str]) -> Handled:
         if not lines:
             return self._answered(
-                mail, "unreadable", ["Your mail had no command in it.", "", *GRAMMAR]
+                mail, "unreadable", ["Your mail had no command in it.", "", *self._grammar(mail)]
             )
         command, ignored = lines[0][:MAX_LINE].rstrip(".!?,;: "), _ignored(lines[1:])
         word = command.lower()
         game_id, seat = mail.address.game_id, mail.address.seat
         if word == "help":
-            return self._answered(mail, "help", GRAMMAR, ignored)
+            return self._answered(mail, "help", self._grammar(mail), ignored)
         if word == "status":
             text = self.service.describe(game_id, seat=seat).splitlines()
             return self._answered(mail, "status", text, ignored, "the position was mailed")
@@ -320,7 +308,11 @@ class Inbound:
             return self._answered(mail, "stale", lines, ignored)
         except Illegal as error:
             if (error.detail or {}).get("unreadable"):
-                lines = [f'"{command}" is not a move this server can read.', "", *GRAMMAR]
+                lines = [
+                    f'"{command}" is not a move this server can read.',
+                    "",
+                    *self._grammar(mail),
+                ]
                 return self._answered(mail, "unreadable", lines, ignored)
             lines = [f'"{command}" is not legal: {error.message}.', "", *self._choice(mail)]
             return self._answered(mail, "illegal", lines, ignored)
@@ -328,6 +320,11 @@ class Inbound:
             return self._answered(mail, "refused", [f"Not played: {error.message}."], ignored)
         lines = [f"Played: {accepted.narration}.", "The next player is mailed as usual."]
         return self._answered(mail, "accepted", lines, ignored)
+
+    def _grammar(self, mail: _Reply) -> list[str]:
+        """How to write a move in the game of the answered mail, and the commands."""
+        game = GAMES[self.service.state_at(mail.address.game_id)["game"]]
+        return [MOVE_LINE, *mails_of(game).HELP, *COMMANDS]
 
     def _moves_since(self, reply: replyto.ReplyTo) -> list:
         """The moves (or undos) made after the seq the answered mail was written at."""
@@ -397,94 +394,3 @@ def _ignored(lines: list[str]) -> list[str]:
     if len(lines) <= MAX_IGNORED:
         return shown
     return [*shown, f"... and {len(lines) - MAX_IGNORED} more lines"]
-
-
-def _unfolded(value: str) -> str:
-    return re.sub(r"[\r\n]+", "", value)
-
-
-def _raw(message: EmailMessage, name: str) -> list[str]:
-    """The header's values as they came (unfolded, not decoded): reading them can
-    never fail."""
-    return [_unfolded(str(v)) for k, v in message.raw_items() if k.lower() == name.lower()]
-
-
-def _first(message: EmailMessage, name: str) -> str:
-    found = _raw(message, name)
-    return found[0] if found else ""
-
-
-def _text(value: str) -> str:
-    """A header's text, its encoded words decoded where they can be, with every
-    control character (an encoded CR or LF, say) made a space."""
-    try:
-        decoded = str(make_header(decode_header(value)))
-    except Exception:  # an encoded word that does not decode: keep it as written
-        decoded = value
-    return " ".join("".join(c if c.isprintable() else " " for c in decoded).split())
-
-
-def _sender(message: EmailMessage) -> str | None:
-    """The one address in From, lower case, if it is a plain address (no control
-    characters, no spaces); else None."""
-    found = [a for _, a in getaddresses(_raw(message, "From")) if a]
-    if len(found) != 1 or not _ADDR_SPEC.fullmatch(found[0]) or not found[0].isprintable():
-        return None
-    return found[0].lower()
-
-
-def _recipients(message: EmailMessage) -> list[str]:
-    """Every address the mail says it was for, the delivery headers first."""
-    headers = [
-        *_raw(message, "Delivered-To"),
-        *_raw(message, "X-Original-To"),
-        *_raw(message, "To"),
-        *_raw(message, "Cc"),
-    ]
-    return [address for _, address in getaddresses(headers)]
-
-
-def _automatic(message: EmailMessage) -> str | None:
-    """Why a mail must not be answered (it is automatic, a list's, or ours), or None."""
-    auto = _text(_first(message, "Auto-Submitted") or "no").lower()
-    if auto != "no":
-        return f"an automatic mail (Auto-Submitted: {auto[:40]})"
-    precedence = _text(_first(message, "Precedence")).lower()
-    if precedence in ("bulk", "junk", "list"):
-        return f"a {precedence} mail"
-    if _raw(message, "X-Pbem-Kind"):
-        return "one of this server's own mails"
-    senders = [a.lower() for _, a in getaddresses(_raw(message, "From"))]
-    if any(s.startswith(("mailer-daemon@", "postmaster@")) for s in senders) or (
-        _first(message, "Return-Path").strip() == "<>"
-    ):
-        return "a bounce"
-    return None
-
-
-def authenticated(message: EmailMessage, sender: str) -> bool:
-    """Whether the topmost Authentication-Results header (RFC 8601: the one our own
-    receiving server added; those below it came with the mail and prove nothing)
-    says dkim, spf or dmarc passed for the From address's domain."""
-    found = _raw(message, "Authentication-Results")
-    if not found:
-        return False
-    domain = sender.rpartition("@")[2]
-    text = re.sub(r"\([^()]*\)", " ", found[0])  # comments
-    for resinfo in text.split(";")[1:]:
-        match = _METHOD.match(resinfo)
-        if match is None or match["result"].lower() != "pass":
-            continue
-        props = {p["name"].lower(): p["value"].lower() for p in _PROPERTY.finditer(match["props"])}
-        method = match["method"].lower()
-        if method == "dkim":
-            signer = props.get("header.d") or props.get("header.i", "").rpartition("@")[2]
-        elif method == "spf":
-            signer = props.get("smtp.mailfrom", "").rpartition("@")[2]
-        elif method == "dmarc":
-            signer = props.get("header.from", "").rpartition("@")[2]
-        else:
-            continue
-        if signer and (domain == signer or domain.endswith("." + signer)):
-            return True
-    return False

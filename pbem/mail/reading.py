@@ -30,7 +30,7 @@ _REPLY_HEADERS = [
 _WRAPPED = 3  # a reply header may be wrapped over this many lines
 _SIGNATURE = re.compile(r"^--\s?$")  # the "-- " signature separator
 _QUOTED = re.compile(r"^\s*>")
-# "Hi,", "Hello Mall,", "Hi there!", "Dear all," ... on a line of its own, before the
+# "Hi,", "Hello Ben,", "Hi there!", "Dear all," ... on a line of its own, before the
 # command: never a command (no command starts with these words).
 _GREETING = re.compile(
     r"^(hi|hello|hey|hiya|dear|greetings|good\s+(morning|afternoon|evening|day)|"

@@ -181,7 +181,7 @@ class Inbox:
         found = conn.execute(
             select(OUTBOX.c.id, OUTBOX.c.payload).where(
                 OUTBOX.c.kind == "answer",
-                func.lower(OUTBOX.c.to_address) == to.lower(),
+                func.lower(OUTBOX.c.address) == to.lower(),
                 OUTBOX.c.created_at > timestamp(now - HOUR),
             )
         ).all()

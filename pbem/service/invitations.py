@@ -24,7 +24,7 @@ def check(conn: Connection, addresses: Iterable[str], now: datetime) -> None:
     wanted = Counter(a.lower() for a in addresses)
     if not wanted:
         return
-    address = func.lower(OUTBOX.c.to_address)
+    address = func.lower(OUTBOX.c.address)
     sent: dict[str, int] = dict(
         conn.execute(
             select(address, func.count())

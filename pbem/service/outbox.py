@@ -1,18 +1,19 @@
-"""The outbox: mails the events call for, waiting to be delivered.
+"""The outbox: notices the events call for, each waiting to be delivered on its
+channel (e-mail today) to its address.
 
-A row is pending until a sender claims it: the claim stores its Message-ID (once),
-counts the attempt and takes a lease. Then it is sent, or pending again with a
-later time (backing off), or failed for good after MAX_ATTEMPTS (however its
-attempts ended, a crash included). The sweep hands due rows to the workers, in the
-order they were written, and takes back rows whose sender died with the lease: the
-only way a mail goes twice is a crash between sending and marking it sent, and then
-it goes with the same Message-ID. A row waits behind an earlier row to the same
-address that is being retried, so each person's mails arrive in the order they were
-written."""
+A row is pending until a sender claims it: the claim stores its delivery id (for
+e-mail the Message-ID; once), counts the attempt and takes a lease. Then it is
+sent, or pending again with a later time (backing off), or failed for good after
+MAX_ATTEMPTS (however its attempts ended, a crash included). The sweep hands due
+rows to the workers, in the order they were written, and takes back rows whose
+sender died with the lease: the only way a notice goes twice is a crash between
+sending and marking it sent, and then it goes with the same delivery id. A row
+waits behind an earlier row to the same address on the same channel that is being
+retried, so each person's notices arrive in the order they were written."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,18 +24,28 @@ from pbem.store.events import timestamp
 
 from . import rows
 from .addresses import NotAnAddress, checked_address
+from .notices import Channel, DeliveryFailed, Moot
 from .rows import Record
 
 OUTBOX = rows.OUTBOX
 MAX_ATTEMPTS = 8
 LEASE = timedelta(minutes=5)  # how long a sender may take before the sweep retakes a row
 _ROW = select(OUTBOX).where(OUTBOX.c.id == bindparam("id"))
-# An earlier row to the same address that failed at least once and will be tried again.
+_SENT = (
+    update(OUTBOX)
+    .where(OUTBOX.c.id == bindparam("row"))
+    .values(status="sent", sent_at=bindparam("at"), last_error=None)
+)
+# An earlier row to the same address on the same channel that failed at least once
+# and will be tried again.
 _RETRIED_AHEAD = (
     select(OUTBOX.c.id, OUTBOX.c.next_attempt_at)
     .where(
+        # in flight or retried: few rows, found through the (status, ...) index
+        OUTBOX.c.status.in_(("pending", "sending")),
         OUTBOX.c.id < bindparam("id"),
-        func.lower(OUTBOX.c.to_address) == func.lower(bindparam("to")),
+        OUTBOX.c.channel == bindparam("channel"),
+        func.lower(OUTBOX.c.address) == func.lower(bindparam("to")),
         or_(
             and_(OUTBOX.c.status == "pending", OUTBOX.c.attempts > 0),
             and_(
@@ -95,14 +106,27 @@ class Outbox:
                 )
             return list(due)
 
-    def claim(self, row_id: int, message_id: Callable[[], str]) -> Record | None:
+    def claim(
+        self,
+        row_id: int,
+        delivery_id: Callable[[], str] | None = None,
+        *,
+        channels: Mapping[str, Channel] | None = None,
+        sent: int | None = None,
+    ) -> Record | None:
         """The row, ready to send: it was pending; now it is sending under a lease,
-        its Message-ID stored (a new one only the first time), its attempt counted.
+        its delivery id stored (a new one only the first time: from `delivery_id`,
+        or from the adapter of the row's channel in `channels`), its attempt counted.
+        A row of a channel `channels` has no adapter for fails at once, saying so.
         None when it is not pending (sent, being sent, given up), when it has had
         all its attempts (it is failed now), or when it waits behind an earlier mail
-        to the same address that is being retried (it is due after that one)."""
+        to the same address that is being retried (it is due after that one).
+        `sent` is a row delivered just before, marked sent in the same transaction
+        (one commit per notice when a worker delivers several)."""
         now = self.clock()
         with self.db.writing() as conn:
+            if sent is not None:
+                conn.execute(_SENT, {"row": sent, "at": timestamp(now)})
             row = conn.execute(_ROW.with_for_update(), {"id": row_id}).first()
             if row is None or row.status != "pending":
                 return None
@@ -114,7 +138,19 @@ class Outbox:
                     .values(status="failed", last_error=row.last_error or why)
                 )
                 return None
-            ahead = conn.execute(_RETRIED_AHEAD, {"id": row_id, "to": row.to_address}).first()
+            channel = None if channels is None else channels.get(row.channel)
+            if channels is not None and channel is None:
+                known = ", ".join(sorted(channels)) or "none"
+                why = f"no adapter delivers the channel {row.channel!r} (this server has: {known})"
+                conn.execute(
+                    update(OUTBOX)
+                    .where(OUTBOX.c.id == row_id)
+                    .values(status="failed", last_error=_storable(why, 2000))
+                )
+                return None
+            ahead = conn.execute(
+                _RETRIED_AHEAD, {"id": row_id, "channel": row.channel, "to": row.address}
+            ).first()
             if ahead is not None:
                 due = max(ahead.next_attempt_at, timestamp(now))
                 conn.execute(
@@ -126,13 +162,17 @@ class Outbox:
                 "attempts": row.attempts + 1,
                 "next_attempt_at": timestamp(now + LEASE),
             }
-            if row.message_id is None:
-                changes["message_id"] = message_id()
-            conn.execute(update(OUTBOX).where(OUTBOX.c.id == row_id).values(changes))
-            return conn.execute(_ROW, {"id": row_id}).first()
+            if row.delivery_id is None:
+                new_id = channel.delivery_id if channel is not None else delivery_id
+                if new_id is None:
+                    raise ValueError("a claim needs a delivery_id or the channels")
+                changes["delivery_id"] = new_id()
+            claimed = update(OUTBOX).where(OUTBOX.c.id == row_id).values(changes)
+            return conn.execute(claimed.returning(*OUTBOX.c)).first()
 
     def sent(self, row_id: int) -> None:
-        self._set(row_id, status="sent", sent_at=self._now(), last_error=None)
+        with self.db.writing() as conn:
+            conn.execute(_SENT, {"row": row_id, "at": self._now()})
 
     def skipped(self, row_id: int, why: str) -> None:
         """Not sent because it no longer matters (the turn it announced was played)."""
@@ -170,24 +210,30 @@ class Outbox:
             return list(conn.execute(query).all())
 
     def make_digests(self) -> list[int]:
-        """For each address with held turn mails, one digest row naming their games;
-        the held rows become digested. Returns the new digest rows' ids."""
+        """For each address with held turn notices, on each channel, one digest row
+        naming their games; the held rows become digested. Returns the new digest
+        rows' ids."""
         now = self._now()
         with self.db.writing() as conn:
             held = conn.execute(
-                select(OUTBOX.c.id, OUTBOX.c.to_address, OUTBOX.c.game_id, OUTBOX.c.seat)
+                select(
+                    OUTBOX.c.id, OUTBOX.c.channel, OUTBOX.c.address, OUTBOX.c.game_id, OUTBOX.c.seat
+                )
                 .where(OUTBOX.c.status == "held")
                 .order_by(OUTBOX.c.id)
                 .with_for_update()
             ).all()
-            games: dict[str, list[list[Any]]] = {}
+            games: dict[tuple[str, str], list[list[Any]]] = {}
             for row in held:
                 pair = [row.game_id, row.seat]
-                if pair not in games.setdefault(row.to_address, []):
-                    games[row.to_address].append(pair)
+                listed = games.setdefault((row.channel, row.address), [])
+                if pair not in listed:
+                    listed.append(pair)
             digests = [
-                rows.new_mail(None, None, "digest", None, address, {"seats": pairs}, now)
-                for address, pairs in games.items()
+                rows.new_mail(
+                    None, None, "digest", None, address, {"seats": pairs}, now, channel=channel
+                )
+                for (channel, address), pairs in games.items()
             ]
             if held:
                 ids = [row.id for row in held]
@@ -230,7 +276,7 @@ class Outbox:
                 select(OUTBOX.c.id).where(
                     and_(
                         OUTBOX.c.kind == "my_games",
-                        OUTBOX.c.to_address == address,
+                        OUTBOX.c.address == address,
                         OUTBOX.c.created_at > timestamp(now - window),
                     )
                 )
@@ -248,6 +294,73 @@ class Outbox:
                 select(OUTBOX.c.status, func.count()).group_by(OUTBOX.c.status)
             ).all()
             return {status: count for status, count in found}
+
+
+class Deliveries:
+    """Delivers rows one after another, each through the adapter of its channel:
+    claim it (its delivery id stored first), hand it over, mark it. A row delivered
+    is marked sent in the transaction that claims the next one (or by `finish`), so
+    that a worker's batch costs one commit per notice."""
+
+    def __init__(self, outbox: Outbox, channels: Mapping[str, Channel]) -> None:
+        self.outbox = outbox
+        self.channels = channels
+        self._unmarked: int | None = None  # delivered, not yet marked sent
+
+    def deliver(self, row_id: int) -> str:
+        """What became of the row: sent, skipped (not pending, or moot), pending (to
+        be tried again later, or waiting behind an earlier notice to the same
+        address) or failed (given up). A notice that cannot be written fails at
+        once, with its reason; it never raises into the next one's way."""
+        outbox, sent, self._unmarked = self.outbox, self._unmarked, None
+        try:
+            row = outbox.claim(row_id, channels=self.channels, sent=sent)
+        except Exception:
+            if sent is not None:  # the claim failed; the delivery before it stands
+                outbox.sent(sent)
+            raise
+        if row is None:
+            status = outbox.status(row_id)
+            return status if status in ("pending", "failed") else "skipped"
+        try:
+            self.channels[row.channel].deliver(row)
+        except Moot as why:
+            outbox.skipped(row_id, str(why))
+            return "skipped"
+        except DeliveryFailed as error:
+            return outbox.failed(row_id, error.reason, permanent=error.permanent)
+        except Exception as error:  # trying again cannot help: it fails now
+            text = f"this notice cannot be written: {type(error).__name__}: {error}"
+            return outbox.failed(row_id, text, permanent=True)
+        self._unmarked = row_id
+        return "sent"
+
+    def finish(self) -> None:
+        """Mark the last row delivered sent."""
+        sent, self._unmarked = self._unmarked, None
+        if sent is not None:
+            self.outbox.sent(sent)
+
+
+def deliver(outbox: Outbox, channels: Mapping[str, Channel], row_id: int) -> str:
+    """Deliver one row (see Deliveries.deliver) and mark it."""
+    deliveries = Deliveries(outbox, channels)
+    try:
+        return deliveries.deliver(row_id)
+    finally:
+        deliveries.finish()
+
+
+def deliver_due(outbox: Outbox, channels: Mapping[str, Channel]) -> int:
+    """Deliver every row that is due, in this process (what the workers do, for
+    development and tests without a broker). Returns how many were sent."""
+    deliveries = Deliveries(outbox, channels)
+    try:
+        return sum(deliveries.deliver(row_id) == "sent" for row_id in outbox.take_due())
+    finally:
+        deliveries.finish()
+        for channel in channels.values():
+            channel.close()
 
 
 def _storable(text: str, limit: int = 320) -> str:

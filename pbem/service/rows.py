@@ -9,6 +9,8 @@ from sqlalchemy import Connection, Row, bindparam, insert, select
 
 from pbem.store.tables import Game, Outbox, Seat, core_table
 
+from .notices import Kind, kind_of
+
 # A row read through Core: its columns by attribute, however many the query selects.
 Record: TypeAlias = "Row[*tuple[Any, ...]]"
 
@@ -59,14 +61,28 @@ def new_mail(
     to: str,
     payload: dict[str, Any],
     now: str,
+    *,
+    channel: str = "email",
 ) -> dict[str, Any]:
-    """An outbox row, due now."""
+    """An outbox row of a notice, due now: `kind` is a Kind (ValueError for any
+    other, here where it is written, not at delivery), `to` the address on
+    `channel`. A reminder carries its hours in the payload (`{"hours": h}`); they
+    are its topic too, which tells two reminders of one turn apart."""
+    checked = kind_of(kind)
+    topic = ""
+    if checked is Kind.REMINDER:
+        hours = payload.get("hours")
+        if isinstance(hours, bool) or not isinstance(hours, int | float):
+            raise ValueError(f"a reminder's payload has its hours, not {hours!r}")
+        topic = f"{hours:g}"
     return {
+        "channel": channel,
         "game_id": game_id,
         "seq": seq,
-        "kind": kind,
+        "kind": checked.value,
         "seat": seat,
-        "to_address": to,
+        "topic": topic,
+        "address": to,
         "payload": payload,
         "status": "pending",
         "attempts": 0,
@@ -86,13 +102,16 @@ def holder(conn: Connection, game_id: str, seat: int) -> str | None:
 
 
 def mail_exists(conn: Connection, mail: dict[str, Any]) -> bool:
-    """Whether the outbox already has this game's mail of this kind, seq and seat."""
+    """Whether the outbox already has this notice: the same channel, game, kind,
+    seq, seat and topic (the unique key)."""
     found = conn.execute(
         select(OUTBOX.c.id).where(
+            OUTBOX.c.channel == mail.get("channel", "email"),
             OUTBOX.c.game_id == mail["game_id"],
             OUTBOX.c.seq == mail["seq"],
             OUTBOX.c.kind == mail["kind"],
             OUTBOX.c.seat == mail["seat"],
+            OUTBOX.c.topic == mail.get("topic", ""),
         )
     ).first()
     return found is not None

@@ -19,7 +19,8 @@ from pbem.store.events import parse_timestamp, timestamp
 from . import options as game_options
 from . import rows
 from .outbox import Outbox
-from .service import BOT, Service
+from .service import Service
+from .unit import BOT
 
 log = logging.getLogger(__name__)
 GAMES, SEATS = rows.GAMES, rows.SEATS

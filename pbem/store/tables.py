@@ -1,6 +1,6 @@
 """The database tables. `events` is the only source of truth; `games`, `seats` and
 `snapshots` are derived from it (and rebuilt by `pbem db rebuild`); `outbox` holds
-the mails that events call for, until they are delivered.
+the notices that events call for, until a channel has delivered them.
 
 The classes are SQLModel models; the store's hot paths use their Core tables
 (`core_table(Event)`) with prebuilt statements, which cost a fraction of the ORM's."""
@@ -97,20 +97,24 @@ class Snapshot(SQLModel, table=True):
 
 
 class Outbox(SQLModel, table=True):
-    """A mail to send, written in the transaction of the event that calls for it."""
+    """A notice to deliver on one channel to one address (for e-mail: a mail to a
+    mail address), written in the transaction of the event that calls for it."""
 
     __tablename__ = "outbox"
     __table_args__ = (
-        UniqueConstraint("game_id", "seq", "kind", "seat"),
+        UniqueConstraint("game_id", "seq", "kind", "seat", "topic", "channel"),
         Index(None, "status", "next_attempt_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
+    channel: str = Field(default="email", max_length=32)  # the adapter that delivers it
     game_id: str | None = Field(default=None, max_length=32, index=True)  # None: not a game's
     seq: int | None = None
-    kind: str = Field(max_length=32)
+    kind: str = Field(max_length=32)  # a pbem.service.notices.Kind
     seat: int | None = None
-    to_address: str = Field(max_length=320)
+    # What tells two notices of one kind, seq and seat apart (a reminder's hours).
+    topic: str = Field(default="", max_length=32)
+    address: str = Field(max_length=320)  # where the channel delivers it
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     # pending, sending, sent, failed (given up), held (for a digest), digested, or
     # skipped (moot by the time it was due: a turn already played, say)
@@ -119,7 +123,9 @@ class Outbox(SQLModel, table=True):
     # pending: when the sweep may hand it (again) to a worker, backing off after each
     # failure; sending: when the sender's lease runs out (it crashed, if still sending)
     next_attempt_at: str = Field(max_length=32)
-    message_id: str | None = Field(default=None, max_length=200)  # set before sending
+    # The channel's id of the message (for e-mail its Message-ID), set before the
+    # first attempt, so that a resend is the same message.
+    delivery_id: str | None = Field(default=None, max_length=200)
     last_error: str | None = Field(default=None, max_length=2000)
     created_at: str = Field(max_length=32)
     sent_at: str | None = Field(default=None, max_length=32)

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, render_template
 
 from pbem.mail.catcher import received
 
-from .app import parts
+from .context import parts
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
 

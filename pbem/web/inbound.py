@@ -10,8 +10,8 @@ from flask import Blueprint, request
 
 from pbem.mail.inbound import MAX_BYTES, TEMPORARY
 
-from .app import parts
 from .bearer import bearer_is
+from .context import parts
 
 bp = Blueprint("inbound", __name__)
 RETRY_AFTER = "60"

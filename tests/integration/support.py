@@ -36,7 +36,7 @@ def outbox(service: Service, game_id: str) -> list[tuple[int, str, int | None, s
     """(seq, kind, seat, address) of every outbox row of the game, in order."""
     with service.db.read() as s:
         rows = s.exec(select(Outbox).where(Outbox.game_id == game_id).order_by(Outbox.id)).all()
-        return [(r.seq, r.kind, r.seat, r.to_address) for r in rows]
+        return [(r.seq, r.kind, r.seat, r.address) for r in rows]
 
 
 def play_out(service: Service, created: Created) -> None:

@@ -30,7 +30,7 @@ def test_creating_a_game_answers_201_with_its_id_and_mails_each_player(web):
     assert answer.status_code == 201
     assert set(answer.json) == {"id", "seq"} and answer.json["seq"] == 1  # no tokens
     assert answer.headers["Location"] == f"/api/games/{answer.json['id']}"
-    kinds = [(r.kind, r.to_address) for r in _outbox(parts)]
+    kinds = [(r.kind, r.address) for r in _outbox(parts)]
     assert kinds == [
         ("invitation", "ann@example.com"),
         ("invitation", "ben@example.com"),

@@ -45,7 +45,11 @@ def kinds(service, game_id):
     with service.db.read() as s:
         rows = s.exec(select(OutboxRow).where(OutboxRow.game_id == game_id).order_by(OutboxRow.id))
         opening = ("invitation", "your_turn")
-        return [(r.kind, r.seat) for r in rows if not (r.seq == 1 and r.kind in opening)]
+        return [
+            (f"{r.kind} {r.payload['hours']:g}" if r.kind == "reminder" else r.kind, r.seat)
+            for r in rows
+            if not (r.seq == 1 and r.kind in opening)
+        ]
 
 
 def test_each_turn_has_its_deadline_from_when_it_started(service, clock):
@@ -73,11 +77,11 @@ def test_reminders_go_once_each_even_with_two_schedulers(service, sweeper, outbo
     sweeper.sweep()
     other.sweep()
     sweeper.sweep()
-    assert kinds(service, game_id) == [("reminder-24", 1)]
+    assert kinds(service, game_id) == [("reminder 24", 1)]
     clock.advance(hours=22)  # 2 hours left
     other.sweep()
     sweeper.sweep()
-    assert kinds(service, game_id) == [("reminder-24", 1), ("reminder-2", 1)]
+    assert kinds(service, game_id) == [("reminder 24", 1), ("reminder 2", 1)]
 
 
 def test_a_turn_past_its_deadline_is_handed_out_once_and_timed_out_once(service, sweeper, clock):
@@ -145,7 +149,7 @@ def test_the_digest_gathers_held_mails_per_address(service, outbox):
         service.submit_action(g, t[2], "money R", 3)
     (digest_id,) = outbox.make_digests()
     row = outbox.get(digest_id)
-    assert (row.kind, row.to_address) == ("digest", "ann@example.com")
+    assert (row.kind, row.address) == ("digest", "ann@example.com")
     assert row.payload == {"seats": [[game_id, 1], [other_id, 1]]}
     assert outbox.make_digests() == []  # nothing held any more
 
@@ -155,12 +159,12 @@ def test_a_claimed_row_is_sent_once_and_a_dead_senders_row_is_taken_back(service
     first, *_ = outbox.take_due()
     assert outbox.take_due() == []  # handed out: not again within the lease
     claimed = outbox.claim(first, lambda: "<one@pbem>")
-    assert (claimed.status, claimed.attempts, claimed.message_id) == ("sending", 1, "<one@pbem>")
+    assert (claimed.status, claimed.attempts, claimed.delivery_id) == ("sending", 1, "<one@pbem>")
     assert outbox.claim(first, lambda: "<two@pbem>") is None  # a second task: nothing
     clock.advance(seconds=LEASE.total_seconds() + 1)  # the sender died holding it
     assert first in outbox.take_due()
     again = outbox.claim(first, lambda: "<three@pbem>")
-    assert (again.attempts, again.message_id) == (2, "<one@pbem>")  # the same Message-ID
+    assert (again.attempts, again.delivery_id) == (2, "<one@pbem>")  # the same Message-ID
     outbox.sent(first)
     assert outbox.claim(first, lambda: "<four@pbem>") is None
 

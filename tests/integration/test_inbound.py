@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from pbem.service import PlayerSpec
 from pbem.service.inbox import PER_SENDER_PER_HOUR
 
 from support import Table
@@ -41,7 +42,7 @@ def test_a_reply_from_each_mail_program_plays_its_first_line(table, fixture, sea
     assert history[-1].text == f"seat {seat} played money L; takes Y01 as money; gains 1 note"
     (answer,) = table.answers()
     assert answer.payload["lines"][0] == "Played: money L; takes Y01 as money; gains 1 note."
-    assert answer.to_address == ("ann@example.com" if seat == 1 else "ben@example.com")
+    assert answer.address == ("ann@example.com" if seat == 1 else "ben@example.com")
 
 
 def test_quoted_moves_never_count(table):
@@ -169,7 +170,7 @@ def test_a_mail_from_another_address_is_refused_unless_the_game_allows_it(web):
         open_table.mail("gmail_top_post.eml", "money L", sender="ann@work.example")
     )
     assert handled.status == "accepted"
-    assert [a.to_address for a in open_table.answers()] == ["ann@example.com"]
+    assert [a.address for a in open_table.answers()] == ["ann@example.com"]
 
 
 @pytest.mark.parametrize(
@@ -251,3 +252,40 @@ def test_the_webhook_takes_raw_mime_with_the_shared_secret(web):
     )
     assert answer.status_code == 200 and answer.json["status"] == "accepted"
     assert table.seq() == 2
+
+
+@pytest.fixture
+def nim_table(web):
+    """Ann and Ben's replies, to a game of nim (a pile of 5)."""
+    table = Table(web[1])
+    created = table.parts.service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+        None,
+        {"pile": 5},
+        game="nim",
+    )
+    table.game, table.tokens = created.game_id, {s.seat: s.token for s in created.seats}
+    return table
+
+
+def test_a_nim_player_is_helped_in_nims_notation_and_plays_by_mail(nim_table):
+    table = nim_table
+    assert table.inbound.handle(table.mail("gmail_top_post.eml", "help")).status == "help"
+    assert table.inbound.handle(table.mail("gmail_top_post.eml", "money L")).status == (
+        "unreadable"
+    )
+    helped, unreadable = (a.payload["lines"] for a in table.answers())
+    assert helped == [
+        "Write your move on the first line of your reply, in the game's notation:",
+        "  take 1              take one token from the pile (take 2, take 3: two or three)",
+        "Whoever takes the last token wins.",
+        "Or one of: status (the game now), legal (your legal actions), undo (take back",
+        "your last move), agree or refuse (answer another player's undo request),",
+        "help (this).",
+    ]
+    assert unreadable == ['"money L" is not a move this server can read.', "", *helped]
+
+    handled = table.inbound.handle(table.mail("gmail_top_post.eml", "take 2"))
+
+    assert handled.status == "accepted", handled.detail
+    assert table.parts.service.state_at(table.game)["pile"] == 3

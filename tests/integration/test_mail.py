@@ -66,7 +66,7 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     with parts.database.read() as s:
         rows = s.exec(select(Outbox).order_by(Outbox.id)).all()
     assert [r.status for r in rows] == ["sent", "sent", "sent"]
-    assert [r.message_id for r in rows] == [m["Message-ID"] for m in (first, second, turn)]
+    assert [r.delivery_id for r in rows] == [m["Message-ID"] for m in (first, second, turn)]
     entered = app.test_client().get(link.removeprefix("http://pbem.test"))
     assert entered.status_code == 302
 

@@ -3,15 +3,19 @@ PostgreSQL, and the database itself refuses to change or delete an event."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 from sqlalchemy import text
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy.exc import DatabaseError, IntegrityError
 
+from pbem.service import rows as rows_module
 from pbem.store import migrate
 from pbem.store.database import Database
 
@@ -22,12 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_migrations_create_exactly_what_the_models_declare(database):
     assert migrate.differences(database) == []
-    assert migrate.current_revision(database) == "0002"
+    assert migrate.current_revision(database) == "0003"
 
 
 def test_upgrading_an_up_to_date_database_changes_nothing(database):
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0002"
+    assert migrate.current_revision(database) == "0003"
     assert migrate.differences(database) == []
 
 
@@ -59,4 +63,123 @@ def test_the_developers_alembic_config_works_from_any_folder(tmp_path):
         env={**os.environ, "PBEM_INSTANCE_DIR": str(tmp_path)},
     )
     assert heads.returncode == 0, heads.stderr
-    assert heads.stdout.split() == ["0002", "(head)"]
+    assert heads.stdout.split() == ["0003", "(head)"]
+
+
+# -- 0003: the outbox keyed by channel and address -------------------------------------
+
+_OLD_OUTBOX = sa.table(
+    "outbox",
+    sa.column("game_id", sa.String()),
+    sa.column("seq", sa.Integer()),
+    sa.column("kind", sa.String()),
+    sa.column("seat", sa.Integer()),
+    sa.column("to_address", sa.String()),
+    sa.column("payload", sa.JSON()),
+    sa.column("status", sa.String()),
+    sa.column("attempts", sa.Integer()),
+    sa.column("next_attempt_at", sa.String()),
+    sa.column("message_id", sa.String()),
+    sa.column("created_at", sa.String()),
+)
+_AT = "2026-01-01T00:00:00.000000Z"
+
+
+def _migrate(database: Database, revision: str, how: str) -> None:
+    config = migrate.alembic_config(database)
+    with database.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        getattr(command, how)(config, revision)
+
+
+def _old_row(kind: str, to: str, payload: dict, message_id: str | None, game="g1", seat=1):
+    return {
+        "game_id": game,
+        "seq": None if game is None else 3,
+        "kind": kind,
+        "seat": seat,
+        "to_address": to,
+        "payload": payload,
+        "status": "sent" if message_id else "pending",
+        "attempts": 1 if message_id else 0,
+        "next_attempt_at": _AT,
+        "message_id": message_id,
+        "created_at": _AT,
+    }
+
+
+def _outbox(database: Database) -> list[tuple]:
+    with database.engine.connect() as conn:
+        found = conn.execute(text("SELECT * FROM outbox ORDER BY id")).mappings().all()
+    # raw SQL: SQLite gives the JSON column as its text
+    return [
+        {**row, "payload": json.loads(p) if isinstance(p := row["payload"], str) else p}
+        for row in found
+    ]
+
+
+def test_the_outbox_migration_keeps_every_mail_as_an_email_row_and_reminders_by_their_hours(
+    database_url,
+):
+    database = Database(database_url)
+    _migrate(database, "0002", "downgrade")
+    with database.engine.begin() as conn:
+        conn.execute(
+            sa.insert(_OLD_OUTBOX),
+            [
+                _old_row("invitation", "ann@example.com", {"holder": "h"}, "<a@mall.example>"),
+                _old_row("reminder-24", "ann@example.com", {"hours": 24}, None),
+                _old_row("reminder-2.5", "ann@example.com", {"hours": 2.5}, None),
+                _old_row("digest", "Ben@Example.com", {"seats": [["g1", 2]]}, None, None, None),
+            ],
+        )
+
+    migrate.upgrade(database)
+
+    assert migrate.current_revision(database) == "0003"
+    assert migrate.differences(database) == []
+    rows = _outbox(database)
+    assert [
+        (r["channel"], r["kind"], r["topic"], r["address"], r["delivery_id"], r["payload"])
+        for r in rows
+    ] == [
+        ("email", "invitation", "", "ann@example.com", "<a@mall.example>", {"holder": "h"}),
+        ("email", "reminder", "24", "ann@example.com", None, {"hours": 24}),
+        ("email", "reminder", "2.5", "ann@example.com", None, {"hours": 2.5}),
+        ("email", "digest", "", "Ben@Example.com", None, {"seats": [["g1", 2]]}),
+    ]
+    assert "to_address" not in rows[0] and "message_id" not in rows[0]
+    # the new key still tells the two reminders of one turn apart, and a third
+    # reminder of the same hours is the same notice: it is found, and refused twice
+    again = rows_module.new_mail("g1", 3, "reminder", 1, "ann@example.com", {"hours": 24}, _AT)
+    other = rows_module.new_mail("g1", 3, "reminder", 1, "ann@example.com", {"hours": 1}, _AT)
+    with database.engine.begin() as conn:
+        assert rows_module.mail_exists(conn, again)
+        assert not rows_module.mail_exists(conn, other)
+        rows_module.add_mails(conn, [other])
+    with pytest.raises(IntegrityError), database.engine.begin() as conn:
+        rows_module.add_mails(conn, [again])
+    database.dispose()
+
+
+def test_the_outbox_migration_goes_back_to_the_old_shape(database_url):
+    database = Database(database_url)
+    _migrate(database, "0002", "downgrade")
+    with database.engine.begin() as conn:
+        conn.execute(
+            sa.insert(_OLD_OUTBOX),
+            [
+                _old_row("your_turn", "ann@example.com", {}, "<t@mall.example>"),
+                _old_row("reminder-24", "ann@example.com", {"hours": 24}, None),
+            ],
+        )
+    migrate.upgrade(database)
+    _migrate(database, "0002", "downgrade")
+    rows = _outbox(database)
+    assert [(r["kind"], r["to_address"], r["message_id"]) for r in rows] == [
+        ("your_turn", "ann@example.com", "<t@mall.example>"),
+        ("reminder-24", "ann@example.com", None),
+    ]
+    migrate.upgrade(database)
+    assert migrate.differences(database) == []
+    database.dispose()

@@ -36,7 +36,7 @@ def enter(client, game_id: str, token: str) -> str:
 
 def outbox(parts) -> list[tuple[str, str]]:
     with parts.database.read() as s:
-        return [(r.kind, r.to_address) for r in s.exec(select(Outbox).order_by(Outbox.id)).all()]
+        return [(r.kind, r.address) for r in s.exec(select(Outbox).order_by(Outbox.id)).all()]
 
 
 def test_the_new_game_form_creates_the_game_and_shows_where_mails_went(web):

@@ -194,7 +194,7 @@ def test_a_bot_against_a_human_sends_exactly_the_expected_mails_in_order(stack):
     assert stack.mailbox.kinds() == expected
     assert [r.status for r in outbox_rows(stack.parts)] == ["sent"] * 5
     ids = [m["Message-ID"] for m in stack.mailbox.messages]
-    assert ids == [r.message_id for r in outbox_rows(stack.parts) if r.status == "sent"]
+    assert ids == [r.delivery_id for r in outbox_rows(stack.parts) if r.status == "sent"]
     turns = [m for m in stack.mailbox.messages if m["X-Pbem-Kind"] == "your_turn"]
     turn = turns[1]  # the one after the bot's first move
     text = turn.get_body(("plain",)).get_content()
@@ -270,7 +270,7 @@ def test_a_worker_killed_while_delivering_loses_nothing(stack):
     hand_out(stack.celery, Sweeper(service, stack.parts.outbox, lambda: later).sweep())
     eventually(lambda: all_sent(stack.parts), "the mail to go again")
     ids = [m["Message-ID"] for m in stack.mailbox.messages if m["X-Pbem-Kind"] == "invitation"]
-    assert ids == [row.message_id, row.message_id]  # sent again, as the same mail
+    assert ids == [row.delivery_id, row.delivery_id]  # sent again, as the same mail
 
 
 def test_two_schedulers_at_once_send_one_reminder(stack):
@@ -299,7 +299,7 @@ def test_two_schedulers_at_once_send_one_reminder(stack):
         hand_out(stack.celery, sweeper.sweep())
     eventually(lambda: all_sent(stack.parts), "the reminder")
     reminders = [k for k in stack.mailbox.kinds() if k[0].startswith("reminder")]
-    assert reminders == [("reminder-24", "ann@example.com")]
+    assert reminders == [("reminder", "ann@example.com")]
     rows = [r.game_id for r in outbox_rows(stack.parts) if r.kind.startswith("reminder")]
     assert rows == [created.game_id]
 

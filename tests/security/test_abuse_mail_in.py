@@ -51,7 +51,7 @@ def assert_nothing_leaked(table: Table) -> None:
     to anyone else."""
     seats = {1: "ann@example.com", 2: "ben@example.com"}
     for answer in table.answers():
-        assert answer.to_address == seats[answer.seat]
+        assert answer.address == seats[answer.seat]
 
 
 def with_header(raw: bytes, name: str, value: str) -> bytes:
@@ -84,7 +84,7 @@ def test_with_any_sender_a_stranger_may_act_but_the_answer_goes_to_the_seat(part
     handled = table.inbound.handle(raw)
     assert handled.status == "status"
     (answer,) = table.answers()
-    assert answer.to_address == "ann@example.com"
+    assert answer.address == "ann@example.com"
     assert table.tokens[1] not in handled.detail
 
 
@@ -112,7 +112,7 @@ def test_replacing_a_seat_kills_every_older_reply_address(table):
         table.mail("gmail_top_post.eml", "status", sender="cy@example.com", address=fresh)
     )
     assert handled.status == "status"
-    assert [a.to_address for a in table.answers()] == ["cy@example.com"]
+    assert [a.address for a in table.answers()] == ["cy@example.com"]
 
 
 def test_a_reply_address_signature_is_long_enough_not_to_be_guessed(table):
@@ -139,7 +139,7 @@ def test_no_address_gets_more_answers_than_the_limit_from_many_senders(parts):
             table.mail("gmail_top_post.eml", "help", sender=f"sender{n}@example.org")
         )
     answers = table.answers()
-    assert {a.to_address for a in answers} == {"ann@example.com"}
+    assert {a.address for a in answers} == {"ann@example.com"}
     assert len(answers) <= ANSWERS_PER_HOUR + 1  # the answers and one note of the limit
     assert [a.payload["status"] for a in answers].count("too many") == 1
 
@@ -157,7 +157,7 @@ def test_mails_at_once_from_many_senders_get_no_more_answers_than_the_limit(part
     statuses = [a.payload["status"] for a in table.answers()]
     assert statuses.count("help") == ANSWERS_PER_HOUR
     assert statuses.count("too many") <= 1
-    assert {a.to_address for a in table.answers()} == {"ann@example.com"}
+    assert {a.address for a in table.answers()} == {"ann@example.com"}
 
 
 def test_the_seat_is_told_once_when_it_writes_too_often(table):
@@ -170,7 +170,7 @@ def test_the_seat_is_told_once_when_it_writes_too_often(table):
     assert statuses.count("help") == PER_SENDER_PER_HOUR
     assert statuses.count("too many") == 1
     (note,) = [a for a in table.answers() if a.payload["status"] == "too many"]
-    assert note.to_address == "ann@example.com"
+    assert note.address == "ann@example.com"
     assert "too many" in note.payload["lines"][0]
 
 

@@ -47,7 +47,7 @@ def _store_options(service, game_id: str, options) -> None:
 def _reminders(service, game_id: str) -> list[str]:
     with service.db.read() as s:
         rows = s.exec(select(OutboxRow).where(OutboxRow.game_id == game_id)).all()
-        return [r.kind for r in rows if r.kind.startswith("reminder")]
+        return [f"{r.kind} {r.payload['hours']:g}" for r in rows if r.kind == "reminder"]
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_one_game_that_cannot_be_swept_does_not_stop_the_others(
     assert work.failed == [broken]
     assert (late, 1, 1) in work.time_outs
     assert (bot, 1, 1) in work.bots
-    assert _reminders(service, reminded) == ["reminder-24"]
+    assert _reminders(service, reminded) == ["reminder 24"]
     assert work.mails  # the reminder (and every opening mail) is handed out
     assert _reminders(service, broken) == []
     logged = [r for r in caplog.records if r.name == "pbem.service.sweep"]

@@ -126,11 +126,11 @@ def check(table: Table, raw: bytes) -> None:
     if handled.status in ("refused", "ignored", "duplicate"):
         assert len(table.answers()) <= answers + (handled.answer is not None)
     for answer in table.answers():
-        assert answer.to_address == SEATS[answer.seat]
+        assert answer.address == SEATS[answer.seat]
     table.parts.service.clock.advance(hours=2)  # the next mail is not held back by limits
     after = table.inbound.handle(good(table))
     assert after.status == "status", after
-    assert table.answers()[-1].to_address == "ann@example.com"
+    assert table.answers()[-1].address == "ann@example.com"
 
 
 @FUZZ

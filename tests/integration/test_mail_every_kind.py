@@ -1,0 +1,188 @@
+"""Every kind of notice has its e-mail: a writer, a text and an HTML template, and
+in every game the partials those templates include; every kind is written for a
+game of each game, and a nim game's mails speak of nim, never of the mall."""
+
+from __future__ import annotations
+
+import re
+from email.policy import SMTP, default
+
+import pytest
+from sqlalchemy import select
+
+from pbem.games import GAMES
+from pbem.mail.compose import GAME_PARTIALS, WRITERS, Composer, environment, mails_of
+from pbem.service import PlayerSpec, rows
+from pbem.service.notices import Kind
+from pbem.store.events import timestamp
+
+_INCLUDED = re.compile(r'game_name ~ "/mail/(?P<partial>[^".]+)\.(?:txt|html)"')
+
+
+def test_every_kind_of_notice_has_a_writer_and_a_text_and_an_html_template():
+    templates = environment()
+    for kind in Kind:
+        assert kind in WRITERS, f"no mail is written for {kind}"
+        for ending in ("txt", "html"):
+            templates.get_template(f"mail/{kind}.{ending}")  # TemplateNotFound otherwise
+
+
+def test_every_game_has_the_partials_of_every_kind_that_includes_one():
+    templates = environment()
+    for kind in Kind:
+        included = set()
+        for ending in ("txt", "html"):
+            source, _, _ = templates.loader.get_source(templates, f"mail/{kind}.{ending}")
+            included |= {m["partial"] for m in _INCLUDED.finditer(source)}
+        assert included == set(GAME_PARTIALS.get(kind, ())), kind
+    for name, plugin in GAMES.items():
+        mails = mails_of(plugin)
+        assert mails.TAGLINE and mails.NOTATION and mails.HELP, name
+        for partials in GAME_PARTIALS.values():
+            for partial in partials:
+                assert partial in mails.PARTIALS, (name, partial)
+                for ending in ("txt", "html"):
+                    templates.get_template(f"{name}/mail/{partial}.{ending}")
+
+
+def test_a_misspelt_kind_is_refused_where_the_row_is_written():
+    with pytest.raises(ValueError, match="'your-turn' is not a kind of notice"):
+        rows.new_mail("g", 2, "your-turn", 1, "ann@example.com", {}, "now")
+    with pytest.raises(ValueError, match="'reminder-24' is not a kind of notice"):
+        rows.new_mail("g", 2, "reminder-24", 1, "ann@example.com", {"hours": 24}, "now")
+    with pytest.raises(ValueError, match="a reminder's payload has its hours"):
+        rows.new_mail("g", 2, "reminder", 1, "ann@example.com", {}, "now")
+    row = rows.new_mail("g", 2, Kind.REMINDER, 1, "ann@example.com", {"hours": 2.5}, "now")
+    assert (row["kind"], row["topic"], row["channel"]) == ("reminder", "2.5", "email")
+
+
+def _without_brand(text: str) -> str:
+    return text.replace("Mall by mail", "")
+
+
+def _text(message) -> str:
+    plain = message.get_body(("plain",)).get_content()
+    html = message.get_body(("html",)).get_content()
+    return f"{message['Subject']}\n{plain}\n{html}"
+
+
+class Writer:
+    """Writes outbox rows of any kind for one game and composes them."""
+
+    def __init__(self, parts, clock, game_id: str) -> None:
+        self.parts, self.clock, self.game_id = parts, clock, game_id
+        self.composer = Composer(parts.service, parts.settings)
+
+    def compose(self, kind, seat, to, payload, seq=None, game=True):
+        seq = self.parts.service.state_at(self.game_id)["seq"] if seq is None and game else seq
+        mail = rows.new_mail(
+            self.game_id if game else None, seq, kind, seat, to, payload, timestamp(self.clock())
+        )
+        with self.parts.database.writing() as conn:
+            if rows.mail_exists(conn, mail):  # the service wrote it already
+                row_id = conn.execute(
+                    select(rows.OUTBOX.c.id).where(
+                        rows.OUTBOX.c.game_id == mail["game_id"],
+                        rows.OUTBOX.c.seq == seq,
+                        rows.OUTBOX.c.kind == mail["kind"],
+                        rows.OUTBOX.c.seat == seat,
+                    )
+                ).scalar_one()
+            else:
+                (row_id,) = rows.add_mails(conn, [mail])
+        row = self.parts.outbox.claim(row_id, self.composer.message_id)
+        return self.composer.compose(row)
+
+
+@pytest.mark.parametrize("game", ["mall", "nim"])
+def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_parts, clock, game):
+    parts = make_parts(clock)
+    title = GAMES[game].title
+    setup = {"pile": 6} if game == "nim" else {"seed": "every kind"}
+    created = parts.service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+        {"public": True, "hours_per_turn": 48},
+        setup,
+        game=game,
+    )
+    game_id, tokens = created.game_id, {s.seat: s.token for s in created.seats}
+    service = parts.service
+    first = service.legal(game_id, 1)[0]
+    service.submit_action(game_id, tokens[1], first, 1)
+    writer = Writer(parts, clock, game_id)
+    answer = {"lines": ["ok"], "ignored": [], "in_reply_to": "", "subject": "", "status": "help"}
+    written = {
+        Kind.INVITATION: writer.compose(Kind.INVITATION, 2, "ben@example.com", {}),
+        Kind.YOUR_TURN: writer.compose(Kind.YOUR_TURN, 2, "ben@example.com", {}),
+        Kind.REMINDER: writer.compose(Kind.REMINDER, 2, "ben@example.com", {"hours": 24}),
+        Kind.TIMED_OUT: writer.compose(Kind.TIMED_OUT, 1, "ann@example.com", {}, seq=2),
+        Kind.UNDO_REQUEST: writer.compose(Kind.UNDO_REQUEST, 2, "ben@example.com", {"asked_by": 1}),
+        Kind.UNDO_LAPSED: writer.compose(
+            Kind.UNDO_LAPSED, 1, "ann@example.com", {"asked_by": 1, "reason": "no answer"}
+        ),
+        Kind.VACATION: writer.compose(
+            Kind.VACATION, 2, "ben@example.com", {"who": 1, "until": timestamp(clock())}
+        ),
+        Kind.ANSWER: writer.compose(Kind.ANSWER, 1, "ann@example.com", answer),
+        Kind.MY_GAMES: writer.compose(
+            Kind.MY_GAMES, None, "ann@example.com", {"seats": [[game_id, 1]]}, game=False
+        ),
+        Kind.DIGEST: writer.compose(
+            Kind.DIGEST, None, "ann@example.com", {"seats": [[game_id, 1]]}, game=False
+        ),
+    }
+    assert f"a game of {title}, {mails_of(GAMES[game]).TAGLINE}, as seat 2" in _text(
+        written[Kind.INVITATION]
+    )
+    while (doc := service.state_at(game_id))["turn"] is not None:
+        seat = doc["turn"]
+        service.submit_action(game_id, tokens[seat], service.legal(game_id, seat)[0], doc["seq"])
+    written[Kind.ROUND_SCORED] = writer.compose(
+        Kind.ROUND_SCORED, 1, "ann@example.com", {"round": 1}, seq=3
+    )
+    written[Kind.GAME_OVER] = writer.compose(Kind.GAME_OVER, 1, "ann@example.com", {})
+
+    assert set(written) == set(Kind)
+    for kind, message in written.items():
+        assert message["X-Pbem-Kind"] == kind.value
+        text = _text(message)
+        if game == "nim":
+            assert "mall" not in _without_brand(text).lower(), kind
+        if kind not in (Kind.MY_GAMES, Kind.DIGEST, Kind.INVITATION, Kind.ANSWER):
+            assert f"{title} {game_id}" in message["Subject"] or kind in (
+                Kind.YOUR_TURN,
+                Kind.REMINDER,
+            ), kind
+    assert written[Kind.YOUR_TURN]["Subject"] == f"Your turn in {title} {game_id} (round 1)"
+    assert written[Kind.MY_GAMES]["Subject"] == f"Your games of {title}"
+    assert written[Kind.DIGEST]["Subject"] == f"Your daily {title} digest"
+    names = {1: "Ann", 2: "Ben"}
+    winners = [names[seat] for seat in service.state_at(game_id)["winners"]]
+    said = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}."
+    assert said in _text(written[Kind.GAME_OVER])
+    if game == "nim":
+        turn = written[Kind.YOUR_TURN].get_body(("plain",)).get_content()
+        pile = 6 - int(first.split()[1])
+        assert f"The pile has {pile} tokens." in turn
+        assert [line.split("(")[0].strip() for line in turn.splitlines() if "left)" in line] == [
+            f"take {n}" for n in range(1, min(3, pile) + 1)
+        ]
+        assert f"{winners[0]} took the last token from the pile." in _text(written[Kind.GAME_OVER])
+
+
+def test_a_mail_is_written_out_byte_for_byte_as_the_standard_mail_policy_writes_it(
+    make_parts, clock
+):
+    parts = make_parts(clock)
+    parts.service.create_game(
+        [PlayerSpec("Zoë Ångström", "zoe@example.com"), PlayerSpec("Ben", "ben@example.com")],
+        None,
+        {"seed": "bytes"},
+    )
+    composer = Composer(parts.service, parts.settings)
+    for row_id in parts.outbox.take_due():  # the invitations (one non-ASCII name) and a turn
+        message, data = composer.write(parts.outbox.claim(row_id, composer.message_id))
+        assert data == message.as_bytes(policy=SMTP)
+        assert b"\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
+        assert b"\r" not in message.as_bytes()  # its own policy writes plain newlines
+        assert message.as_bytes(policy=default) == message.as_bytes()
