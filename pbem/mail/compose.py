@@ -35,14 +35,14 @@ from pbem.service import Happened, Service
 from pbem.service.addresses import checked_address
 from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
-from pbem.store.events import ACTION_TAKEN, TURN_TIMED_OUT, UNDO_DONE
+from pbem.store.events import MOVE_TYPES, UndoDone
 
 from .replyto import reply_address
 from .writing import MAIL_POLICY, SMTP_POLICY, header_text, parsed
 
 TEMPLATES = resources.TEMPLATES
-TURN_PLAYED = (ACTION_TAKEN, TURN_TIMED_OUT, UNDO_DONE)  # events that end a turn mail's turn
-TURN_ENDED = (ACTION_TAKEN, TURN_TIMED_OUT)  # a seat's own turns
+TURN_PLAYED = (*MOVE_TYPES, UndoDone)  # events that end a turn mail's turn
+TURN_ENDED = MOVE_TYPES  # a seat's own turns
 FOR_FORMER_HOLDERS = ("game_over", "timed_out")  # what still goes once a seat changed hands
 
 
@@ -220,13 +220,13 @@ class Composer:
         if doc["seq"] == row.seq:
             return False
         later = self.service.history(row.game_id, row.seat)
-        return any(e.seq > row.seq and e.type in TURN_PLAYED for e in later)
+        return any(e.seq > row.seq and isinstance(e.event, TURN_PLAYED) for e in later)
 
     def _turn(self, row: Row, context: Mapping[str, Any]) -> dict[str, Any]:
         """What a player needs to move: what happened since their last turn, the
         position as text, and every legal action with what it would do."""
         events = self._history(row, row.seat)
-        mine = [e.seq for e in events if e.seat == row.seat and e.type in TURN_ENDED]
+        mine = [e.seq for e in events if e.seat == row.seat and isinstance(e.event, TURN_ENDED)]
         since = [e for e in events if e.seq > (mine[-1] if mine else 1)]
         return {
             "since": since,

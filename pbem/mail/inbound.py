@@ -32,6 +32,7 @@ from pbem.service.errors import SeatLink
 from pbem.service.inbox import PER_SENDER_PER_HOUR, TOO_MANY, Inbox, ledger_key
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
+from pbem.store.events import MOVE_TYPES, UndoDone
 
 from . import headers, replyto
 from .compose import mails_of
@@ -265,7 +266,7 @@ class Inbound:
                 return self._answered(mail, "undo", [f"No undo: {error.message}."], ignored)
             said = (
                 "Your last move was taken back."
-                if event.type == "UndoDone"
+                if isinstance(event.event, UndoDone)
                 else "The others must agree to take your move back; they have been asked."
             )
             return self._answered(mail, "undo", [said, "", *self._choice(mail)], ignored)
@@ -274,7 +275,7 @@ class Inbound:
                 event = self.service.answer_undo(game_id, mail.token, word == "agree")
             except ServiceError as error:
                 return self._answered(mail, "undo", [f"No undo to answer: {error.message}."])
-            if event.type == "UndoDone":
+            if isinstance(event.event, UndoDone):
                 said = "You agreed, and the move was taken back."
             elif word == "agree":
                 said = "You agreed; the others have still to answer."
@@ -328,9 +329,11 @@ class Inbound:
 
     def _moves_since(self, reply: replyto.ReplyTo) -> list:
         """The moves (or undos) made after the seq the answered mail was written at."""
-        moves = ("ActionTaken", "TurnTimedOut", "UndoDone")
+        moves = (*MOVE_TYPES, UndoDone)
         return [
-            h for h in self.service.history(reply.game_id) if h.seq > reply.seq and h.type in moves
+            h
+            for h in self.service.history(reply.game_id)
+            if h.seq > reply.seq and isinstance(h.event, moves)
         ]
 
     def _choice(self, mail: _Reply) -> list[str]:

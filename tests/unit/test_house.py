@@ -5,6 +5,7 @@ import each other round a cycle."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from test_layers import IMPORTS, MODULES, ROOT, _cycles
 
 from pbem.games import NAMES
+from pbem.store.events import VERSIONS
 
 NEUTRAL = ("pbem.web", "pbem.mail", "pbem.service", "pbem.cli", "pbem.store", "worker")
 GAME_PACKAGES = tuple(f"pbem.games.{name}" for name in NAMES)
@@ -76,3 +78,22 @@ def test_no_cycle_between_modules():
     for module, targets in IMPORTS.items():
         graph[module] |= targets
     assert not _cycles(graph), f"modules importing each other round a cycle: {_cycles(graph)}"
+
+
+def _strings(path: Path) -> set[str]:
+    """Every string constant of a module (a docstring naming an event among other
+    words is no constant equal to its name)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = (n.value for n in ast.walk(tree) if isinstance(n, ast.Constant))
+    return {value for value in found if isinstance(value, str)}
+
+
+def test_event_type_names_live_only_in_the_store():
+    names = set(VERSIONS)
+    assert "UndoDone" in names and "UndoDone" in _strings(MODULES["pbem.store.events.kinds"])
+    wrong = {
+        module: sorted(_strings(path) & names)
+        for module, path in MODULES.items()
+        if not module.startswith("pbem.store") and _strings(path) & names
+    }
+    assert not wrong, f"ask an event by its class (pbem.store.events), not its name: {wrong}"
