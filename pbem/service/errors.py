@@ -60,6 +60,19 @@ class Happened:
         """The event's type as stored (the JSON API's `since[].type`)."""
         return self.event.TYPE
 
+    def told(self) -> dict[str, Any]:
+        """What a caller is told of the event (the JSON API's `since[]`): its
+        sentence and where it stands, never its payload (a seat's new holder's
+        address, a token's hash)."""
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "seat": self.seat,
+            "text": self.text,
+            "round": self.round,
+            "closes_round": self.closes_round,
+        }
+
 
 class Stale(ServiceError):
     """The game moved on since the seq the caller saw; `since` says how."""
@@ -70,7 +83,7 @@ class Stale(ServiceError):
         lines = "; ".join(f"seq {h.seq}: {h.text}" for h in since)
         super().__init__(
             f"the game has moved on: you saw seq {expected}, it is now at seq {head} ({lines})",
-            {"expected_seq": expected, "head_seq": head, "since": [h.__dict__ for h in since]},
+            {"expected_seq": expected, "head_seq": head, "since": [h.told() for h in since]},
         )
         self.since = since
         self.head = head

@@ -108,6 +108,17 @@ def test_submitting_answers_201_409_and_422_as_the_contract_says(web):
     assert stale.json["detail"]["since"][0]["text"] == (
         "seat 1 played build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01"
     )
+    # what happened since, in the contract's words only (never an event's payload)
+    assert stale.json["detail"]["since"] == [
+        {
+            "seq": 2,
+            "type": "ActionTaken",
+            "seat": 1,
+            "text": "seat 1 played build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01",
+            "round": 1,
+            "closes_round": False,
+        }
+    ]
     illegal = client.post(
         url,
         json={"action": {"type": "build", "slot": "L4", "x": 9, "y": 9}, "expected_seq": 2},

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.service.tokens import token_hash
 from pbem.web.app import create_app
 
 from support import SHORT
@@ -252,3 +253,24 @@ def test_an_idempotency_key_the_service_takes_is_taken_by_the_api_too(api):
     again = play(client, game_id, seats[1], "build L1 at 0,2", idempotency_key=key)
     assert (first.status_code, again.status_code) == (201, 201)
     assert again.get_json()["seq"] == first.get_json()["seq"] == 2
+
+
+def test_a_stale_answer_tells_what_happened_never_an_events_payload(database_url, make_parts):
+    # A seat handed to a new person lands in "what happened since": the 409 says so
+    # in words, never with the new holder's address or the hash of their link.
+    parts = make_parts(database_url=database_url, secret_key="abuse-secret", admin_key="k")
+    client = create_app(parts).test_client()
+    admin = {"Authorization": "Bearer k"}
+    answer = client.post("/api/games", json={"players": PLAYERS, "setup": SHORT}, headers=admin)
+    game_id = answer.json["id"]
+    seats = {s["seat"]: s["token"] for s in answer.json["seats"]}
+    held = parts.service.replace_seat(game_id, 2, "human", name="Cleo", email="cleo@example.org")
+    stale = play(client, game_id, seats[1], "money L", expected_seq=1)
+    body = json_error(stale, 409)
+    text = stale.get_data(as_text=True)
+    assert "cleo@example.org" not in text and held.token not in text
+    assert token_hash(held.token) not in text
+    assert [set(h) for h in body["detail"]["since"]] == [
+        {"seq", "type", "seat", "text", "round", "closes_round"}
+    ]
+    assert body["detail"]["since"][0]["type"] == "SeatReplaced"
