@@ -7,6 +7,7 @@ from typing import Any, TypeAlias
 
 from sqlalchemy import Connection, Row, bindparam, insert, select
 
+from pbem.store.database import Statement
 from pbem.store.tables import Game, Outbox, Seat, core_table
 
 from .notices import Kind, kind_of
@@ -23,6 +24,12 @@ _ADD_MAIL = insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
 _HOLDER = select(SEATS.c.token_sha256, SEATS.c.controller).where(
     SEATS.c.game_id == bindparam("g"), SEATS.c.seat == bindparam("s")
 )
+# Every move reads these two: prebuilt, run on the driver connection (see Statement).
+_GAME_ROW, _GAME_LOCKED_ROW, _SEAT_ROWS = (
+    Statement(_GAME),
+    Statement(_GAME_LOCKED),
+    Statement(_SEATS),
+)
 _TOKEN_ELSEWHERE = select(SEATS.c.game_id).where(
     SEATS.c.token_sha256 == bindparam("digest"), SEATS.c.game_id != bindparam("g")
 )
@@ -30,11 +37,13 @@ _TOKEN_ELSEWHERE = select(SEATS.c.game_id).where(
 
 def game(conn: Connection, game_id: str, lock: bool = False) -> Record | None:
     """The game's row (without its state); `lock` serialises this game's writers."""
-    return conn.execute(_GAME_LOCKED if lock else _GAME, {"g": game_id}).first()
+    found: Record | None = (_GAME_LOCKED_ROW if lock else _GAME_ROW).first(conn, {"g": game_id})
+    return found
 
 
 def seats(conn: Connection, game_id: str) -> list[Record]:
-    return list(conn.execute(_SEATS, {"g": game_id}).all())
+    """The game's seats in order (each row's columns by attribute)."""
+    return _SEAT_ROWS.rows(conn, {"g": game_id})
 
 
 def games(conn: Connection) -> list[Record]:
