@@ -12,6 +12,7 @@ from sqlalchemy import Connection, bindparam, insert, select
 from pbem.games import Game
 
 from . import log
+from .database import Statement
 from .events import Envelope, GameCreated
 from .fold import Fold, Step, UndoneBeforeBase, fold
 from .tables import Game as GameRow
@@ -32,6 +33,7 @@ _CHECKPOINT = (
 _HEAD = select(GAMES.c.head_seq, GAMES.c.engine_version, GAMES.c.state).where(
     GAMES.c.id == bindparam("g")
 )
+_HEAD_ROW = Statement(_HEAD)  # every cold load of a game reads it
 _KEEP = insert(SNAPSHOTS)
 
 
@@ -51,7 +53,7 @@ class Folder(Fold):
 
 def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
     """fold(events[:seq]) for the game, from the best cached state."""
-    head = conn.execute(_HEAD, {"g": game_id}).first()
+    head = _HEAD_ROW.first(conn, {"g": game_id})
     if head is not None and head.head_seq == seq and head.engine_version == game.version:
         return game.load_state(head.state)
     limit = seq
