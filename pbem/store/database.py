@@ -18,6 +18,7 @@ import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 from sqlmodel import Session
@@ -130,12 +131,14 @@ class Statement:
         self.statement = statement
         self._compiled: dict[type[Dialect], _Compiled] = {}
 
-    def run(self, conn: Connection, params: Mapping[str, Any]) -> None:
+    def run(self, conn: Connection | OrmSession, params: Mapping[str, Any]) -> None:
         """Execute the statement (an INSERT, an UPDATE) in `conn`'s transaction."""
-        self._execute(conn, params).close()
+        self._execute(_connection(conn), params).close()
 
-    def rows(self, conn: Connection, params: Mapping[str, Any]) -> list[Any]:
-        """The selected rows, each a named tuple of the columns, converted."""
+    def rows(self, conn: Connection | OrmSession, params: Mapping[str, Any]) -> list[Any]:
+        """The selected rows, each a named tuple of the columns, converted (in a
+        connection's transaction, or a session's)."""
+        conn = _connection(conn)
         compiled = self._for(conn.dialect)
         cursor = self._execute(conn, params)
         try:
@@ -152,7 +155,7 @@ class Statement:
             for row in found
         ]
 
-    def first(self, conn: Connection, params: Mapping[str, Any]) -> Any | None:
+    def first(self, conn: Connection | OrmSession, params: Mapping[str, Any]) -> Any | None:
         """The first selected row (see `rows`), or None."""
         found = self.rows(conn, params)
         return found[0] if found else None
@@ -190,6 +193,11 @@ class Statement:
         if compiled is None:
             compiled = self._compiled[type(dialect)] = _Compiled(self.statement, dialect)
         return compiled
+
+
+def _connection(conn: Connection | OrmSession) -> Connection:
+    """The connection a statement runs on: a session's is that of its transaction."""
+    return conn.connection() if isinstance(conn, OrmSession) else conn
 
 
 class _Compiled:

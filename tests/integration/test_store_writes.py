@@ -179,6 +179,20 @@ def test_a_prebuilt_statement_reads_what_core_reads(service):
         assert Statement(games).first(conn, {"g": "nosuchgame"}) is None
 
 
+def test_a_prebuilt_statement_runs_in_a_session_too(service):
+    # The store's functions take a connection or a session (`Database.read`): a
+    # prebuilt statement runs in either, and a state read in one is the same.
+    game_id = two_players(service).game_id
+    games = select(GAMES).where(GAMES.c.id == bindparam("g"))
+    rules = get("mall")
+    with service.db.reading() as conn:
+        by_connection = Statement(games).first(conn, {"g": game_id})._asdict()
+        state = rules.dump_state(states.state_at(conn, rules, game_id, 1))
+    with service.db.read() as session:
+        assert Statement(games).first(session, {"g": game_id})._asdict() == by_connection
+        assert rules.dump_state(states.state_at(session, rules, game_id, 1)) == state
+
+
 # -- SQLite: the write lock at BEGIN, and reads of one moment ---------------------------
 
 
