@@ -295,20 +295,19 @@ class Composer:
         return subject if subject.lower().startswith("re:") else f"Re: {subject}", context
 
     def _my_games(self, row: Row) -> tuple[str, dict[str, Any]]:
-        games = self._summaries(row)
-        if not games:
-            raise Moot("the address holds none of these seats any more")
-        titles = _titles(games)
-        context = {"name": games[0]["name"], "games": games, "titles": titles}
-        return f"Your games of {titles}", context
+        context = self._games(row)
+        return f"Your games of {context['titles']}", context
 
     def _digest(self, row: Row) -> tuple[str, dict[str, Any]]:
+        context = self._games(row)
+        return f"Your daily {context['titles']} digest", context
+
+    def _games(self, row: Row) -> dict[str, Any]:
+        """A mail about several games: those the address still holds a seat of."""
         games = self._summaries(row)
         if not games:
             raise Moot("the address holds none of these seats any more")
-        titles = _titles(games)
-        context = {"name": games[0]["name"], "games": games, "titles": titles}
-        return f"Your daily {titles} digest", context
+        return {"name": games[0]["name"], "games": games, "titles": _titles(games)}
 
     def _summaries(self, row: Row) -> list[dict[str, Any]]:
         """The games of the row's list whose seat the address still holds."""

@@ -17,26 +17,13 @@ from pbem.store.events import Envelope
 
 from . import create, logfile, moves, queries, seats, undo
 from .cache import StateCache
-from .create import MAX_SEATS, PlayerSpec
+from .create import PlayerSpec
 from .errors import Accepted, Created, Happened, SeatLink
-from .notices import ALWAYS
 from .rows import Record
-from .seats import MAIL_PREFERENCES
-from .undo import UNDO_WAIT, UndoPlan
-from .unit import BOT, Context, Notice, Tx, now
+from .undo import UndoPlan
+from .unit import Context, Notice, now
 
-__all__ = [
-    "ALWAYS",
-    "BOT",
-    "MAIL_PREFERENCES",
-    "MAX_SEATS",
-    "UNDO_WAIT",
-    "Notice",
-    "PlayerSpec",
-    "Service",
-    "Tx",
-    "UndoPlan",
-]
+__all__ = ["Notice", "PlayerSpec", "Service"]
 
 
 class Service:
