@@ -57,10 +57,10 @@ def create_game(
         if earlier is not None:
             return earlier
     name = NAMES[0] if game is None else game
-    try:
-        rules = plugin(name).rules
-    except (KeyError, TypeError):
-        raise BadRequest(f"unknown game {name!r}") from None
+    if not isinstance(name, str) or name not in NAMES:
+        known = ", ".join(NAMES)
+        raise BadRequest(f"unknown game {str(name)[:40]!r}: this server runs {known}")
+    rules = plugin(name).rules
     if not isinstance(players, Sequence) or not 2 <= len(players) <= MAX_SEATS:
         count = len(players) if isinstance(players, Sequence) else 0
         raise BadRequest(f"setup: the game takes 2 to {MAX_SEATS} players, not {count}")

@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Blueprint, request, url_for
 
-from pbem.games import GAMES
 from pbem.service import BadRequest, Forbidden, PlayerSpec
 
 from .bearer import bearer, bearer_is
@@ -89,9 +88,8 @@ def create_game() -> tuple:
             '"setup" (seed, supply, commons, secrets) is for the admin only'
             " (Authorization: Bearer <admin key>); leave it out and the server deals"
         )
-    game = body.get("game", next(iter(GAMES)))  # the first game when none is named
-    created = parts().service.create_game(
-        specs, body.get("options"), body.get("setup"), game=str(game)
+    created = parts().service.create_game(  # without "game": the first registered game
+        specs, body.get("options"), body.get("setup"), game=body.get("game")
     )
     answer: dict[str, Any] = {"id": created.game_id, "seq": created.seq}
     if _is_admin():

@@ -274,3 +274,11 @@ def test_a_stale_answer_tells_what_happened_never_an_events_payload(database_url
         {"seq", "type", "seat", "text", "round", "closes_round"}
     ]
     assert body["detail"]["since"][0]["type"] == "SeatReplaced"
+
+
+@pytest.mark.parametrize("game", [["mall"], {"name": "mall"}, 5, True, "x" * 5000, "MALL"])
+def test_a_game_that_is_no_registered_name_is_a_short_400(api, game):
+    client, _, _ = api
+    answer = client.post("/api/games", json={"players": PLAYERS, "game": game}, headers=ADMIN)
+    body = json_error(answer, 400)
+    assert "game" in body["error"] and len(answer.get_data()) < 400  # never echoed whole
