@@ -53,6 +53,24 @@ def submit_all(service: Service, games: list) -> tuple[int, float]:
     return moves, time.perf_counter() - started
 
 
+def rules_alone(games: list) -> float:
+    """Seconds for the rules' share of every move, with no store at all: read the
+    notation, check, perform, narrate, and write the action and the state as JSON
+    (what any server must do per move before it commits)."""
+    rules = get("mall")
+    started = time.perf_counter()
+    for game in games:
+        state = rules.setup(["A", "B"], {"seed": game.seed})
+        for seat, action in game.actions:
+            checked = rules.check(state, rules.parse(rules.format(action)), seat)
+            after = rules.perform(state, checked)
+            rules.narrate(state, checked, after)
+            rules.to_json(checked)
+            rules.dump_state(after)
+            state = after
+    return time.perf_counter() - started
+
+
 def raw_inserts(path: Path, count: int) -> float:
     """Seconds for `count` single-row INSERT + COMMIT with the same pragmas."""
     connection = sqlite3.connect(path, isolation_level=None)
@@ -145,12 +163,13 @@ def main() -> None:
         folder = Path(folder)
         # Each pass runs every contender once, on fresh files, one after the other, so
         # that a busy spell of the machine falls on all of them; the best pass counts.
-        seconds = raw = off_seconds = cold_seconds = es_seconds = float("inf")
+        seconds = raw = off_seconds = cold_seconds = es_seconds = alone = float("inf")
         for n in range(args.passes):
             # (a) submit_action against single-row durable commits
             moves, took = submit_all(service_on(folder / f"ours{n}.sqlite3"), games)
             seconds = min(seconds, took)
             raw = min(raw, raw_inserts(folder / f"raw{n}.sqlite3", moves))
+            alone = min(alone, rules_alone(games))
             unsynced = service_on(folder / f"off{n}.sqlite3", synchronous="OFF")
             off_seconds = min(off_seconds, submit_all(unsynced, games)[1])
             # (b) the same append-and-reload work with the eventsourcing library
@@ -164,6 +183,10 @@ def main() -> None:
         print(f"    submit_action            {moves / seconds:8,.0f} per second")
         print(f"    raw INSERT + COMMIT      {moves / raw:8,.0f} per second")
         print(f"    ratio                    {raw / seconds:8.2f}  (aim: at least 0.3)")
+        print(
+            f"    the rules alone          {moves / alone:8,.0f} per second"
+            f"  (so at best, rules + one raw commit: ratio {raw / (raw + alone):.2f})"
+        )
         print(
             f"    submit_action, sync OFF  {moves / off_seconds:8,.0f} per second"
             f"  (the share that is not the disk: {off_seconds / seconds:.0%})"

@@ -8,7 +8,17 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, insert, select
 
 from .database import Statement, json_text
-from .events import GAME_CREATED, GENESIS, UNDO_DONE, VERSIONS, Envelope, event_hash, upcast
+from .events import (
+    GAME_CREATED,
+    GENESIS,
+    MOVES,
+    UNDO_DONE,
+    VERSIONS,
+    Envelope,
+    event_hash,
+    upcast,
+)
+from .events import Event as Kind
 from .tables import Event, core_table
 
 EVENTS = core_table(Event)
@@ -30,6 +40,23 @@ _UNDOS = (
     select(EVENTS)
     .where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.type == UNDO_DONE)
     .order_by(EVENTS.c.seq)
+)
+_OF_TYPES = (
+    select(EVENTS)
+    .where(
+        EVENTS.c.game_id == bindparam("g"),
+        EVENTS.c.type.in_(bindparam("types", expanding=True)),
+    )
+    .order_by(EVENTS.c.seq)
+)
+_TURN_BEGAN = (
+    select(EVENTS.c.seq)
+    .where(
+        EVENTS.c.game_id == bindparam("g"),
+        EVENTS.c.type.in_((GAME_CREATED, *MOVES, UNDO_DONE)),
+    )
+    .order_by(EVENTS.c.seq.desc())
+    .limit(1)
 )
 _NO_END = 2**31 - 1  # the largest seq an INTEGER column holds
 
@@ -115,6 +142,25 @@ def events(
         return []
     first = rows[0].payload if rows[0].seq == 1 else created_payload(conn, game_id)
     return [_envelope(row, first) for row in rows]
+
+
+def of_kinds(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> list[Envelope]:
+    """The game's events of these kinds only, in order, payloads upcast (a whole log
+    read and decoded would cost a long game more than every move before it)."""
+    rows = conn.execute(_OF_TYPES, {"g": game_id, "types": [k.TYPE for k in kinds]}).all()
+    if not rows:
+        return []
+    first = rows[0].payload if rows[0].seq == 1 else created_payload(conn, game_id)
+    return [_envelope(row, first) for row in rows]
+
+
+def turn_began(conn: Connection, game_id: str) -> int:
+    """The seq of the event the game's current turn began with: its start, the last
+    move or the last undo (as the games row's `turn_started_at`). Events after it
+    that leave the turn as it was (table talk, a mail preference, a vacation, an
+    undo request) do not make another turn. 0 for a game with no events."""
+    seq: int | None = conn.execute(_TURN_BEGAN, {"g": game_id}).scalar()
+    return seq or 0
 
 
 def undos(conn: Connection, game_id: str) -> list[Envelope]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, Table, UniqueConstraint, inspect
+from sqlalchemy import JSON, Column, Index, Table, UniqueConstraint, inspect, text
 from sqlmodel import Field
 from sqlmodel import SQLModel as SQLModel  # re-exported: its metadata holds these tables
 
@@ -26,7 +26,19 @@ class Event(SQLModel, table=True):
     """One immutable event of one game; (game_id, seq) is unique and gapless."""
 
     __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("game_id", "idempotency_key"),)
+    # On SQLite a table clustered by (game_id, seq) (WITHOUT ROWID); an idempotency
+    # key is unique within its game, indexed only on the events that have one.
+    __table_args__ = (
+        Index(
+            "uq_events_game_id_idempotency_key",
+            "game_id",
+            "idempotency_key",
+            unique=True,
+            sqlite_where=text("idempotency_key IS NOT NULL"),
+            postgresql_where=text("idempotency_key IS NOT NULL"),
+        ),
+        {"sqlite_with_rowid": False},
+    )
 
     game_id: str = Field(primary_key=True, max_length=32)
     seq: int = Field(primary_key=True)
@@ -158,6 +170,20 @@ class SeatSession(SQLModel, table=True):
     token_sha256: str = Field(max_length=64)  # the seat's token when the session began
     created_at: str = Field(max_length=32)
     last_seen_at: str = Field(max_length=32)
+
+
+class SignIn(SQLModel, table=True):
+    """A sign-in link mailed to an address, then (once used, within its short life)
+    the session of the browser that used it: the link's nonce and the browser's
+    session id are kept as SHA-256 only. Deleting the row ("Sign out") ends it."""
+
+    __tablename__ = "sign_ins"
+
+    id_sha256: str = Field(primary_key=True, max_length=64)  # the link's nonce
+    address: str = Field(max_length=320)
+    created_at: str = Field(max_length=32)
+    used_at: str | None = Field(default=None, max_length=32)
+    session_sha256: str | None = Field(default=None, max_length=64, index=True)
 
 
 def core_table(model: type[SQLModel]) -> Table:
