@@ -36,6 +36,7 @@ class Settings:
     snapshot_every: int
     broker_url: str
     sweep_seconds: int
+    live_poll_seconds: int
     digest_hour: int
     trusted_proxies: int
     rate_limit_storage: str
@@ -102,6 +103,8 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
     for name, kind in kinds.items():
         if name != "instance_dir":
             values[name] = _coerce(name, types[kind], values[name])
+    if not 0 <= values["live_poll_seconds"] <= 3600:
+        raise ConfigError("live_poll_seconds: 0 (pages do not poll) to 3600 seconds")
     if values["trusted_proxies"] < 0:
         raise ConfigError("trusted_proxies: the number of proxies in front of the app, 0 or more")
     values["database_url"] = values["database_url"].replace("{instance}", str(instance))

@@ -37,6 +37,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: takes more than about 5 seconds alone (deselect: -m 'not slow')"
     )
+    config.addinivalue_line(
+        "markers",
+        "live_pages: the browser test's site lets pages poll for moves (the others' pages "
+        "stay still, so that no reload ever lands in the middle of a test's clicks)",
+    )
 
 
 def _postgres_database(worker: str) -> str:

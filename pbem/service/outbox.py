@@ -257,36 +257,6 @@ class Outbox:
                 mail.update(status="failed", last_error=_storable(problem, 2000))
             return rows.add_mails(conn, [mail])[0]
 
-    def ask_for_games(self, email: str, window: timedelta) -> list[int]:
-        """Queue a mail listing the games `email` plays, unless one was queued for it
-        within `window` (or it plays none). Returns the new row's id, if any; callers
-        must not tell the asker (the page is the same either way)."""
-        address = email.strip().lower()
-        now = self.clock()
-        with self.db.writing() as conn:
-            seats = conn.execute(
-                select(rows.SEATS.c.game_id, rows.SEATS.c.seat).where(
-                    func.lower(rows.SEATS.c.email) == address,
-                    rows.SEATS.c.controller == "human",
-                )
-            ).all()
-            if not seats:
-                return []
-            recent = conn.execute(
-                select(OUTBOX.c.id).where(
-                    and_(
-                        OUTBOX.c.kind == "my_games",
-                        OUTBOX.c.address == address,
-                        OUTBOX.c.created_at > timestamp(now - window),
-                    )
-                )
-            ).first()
-            if recent is not None:
-                return []
-            payload = {"seats": [[s.game_id, s.seat] for s in seats]}
-            mail = rows.new_mail(None, None, "my_games", None, address, payload, timestamp(now))
-            return rows.add_mails(conn, [mail])
-
     def counts(self) -> dict[str, int]:
         """How many rows are in each status."""
         with self.db.reading() as conn:

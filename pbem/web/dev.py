@@ -1,8 +1,10 @@
-"""Dev mode only: the mails the local catcher received, newest first."""
+"""Dev mode only: the mails the local catcher received, newest first. Each mail keeps
+its number as new ones arrive: the oldest is 1."""
 
 from __future__ import annotations
 
 from email import policy
+from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
@@ -19,22 +21,24 @@ def _folder() -> Path:
     return parts().settings.instance_dir / "mail"
 
 
-def _messages() -> list:
+def _messages() -> list[EmailMessage]:
+    """Every mail caught, in the order it came (mail number n is at n - 1)."""
     parser = BytesParser(policy=policy.default)
-    return [parser.parsebytes(m.as_bytes()) for m in reversed(received(_folder()))]
+    return [parser.parsebytes(m.as_bytes()) for m in received(_folder())]
 
 
 @bp.get("/mail")
 def mails() -> str:
-    return render_template("dev_mail.html", messages=list(enumerate(_messages())))
+    numbered = list(enumerate(_messages(), start=1))
+    return render_template("dev_mail.html", messages=list(reversed(numbered)))
 
 
 @bp.get("/mail/<int:number>")
 def mail(number: int) -> str:
     messages = _messages()
-    if not 0 <= number < len(messages):
+    if not 1 <= number <= len(messages):
         abort(404)
-    message = messages[number]
+    message = messages[number - 1]
     html = message.get_body(("html",))
     text = message.get_body(("plain",))
     return render_template(

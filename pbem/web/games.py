@@ -93,7 +93,10 @@ def created(key: str) -> str:
         raise NotFound("no game was made with this form")
     mailed = [s for s in found.seats if s.email]
     bots = [s for s in found.seats if s.token is None]
-    return render_template("created.html", game_id=found.game_id, mailed=mailed, bots=bots)
+    public = parts().service.options(found.game_id)["public"]
+    return render_template(
+        "created.html", game_id=found.game_id, mailed=mailed, bots=bots, public=public
+    )
 
 
 def _form_key() -> str:
@@ -150,17 +153,16 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
             raise BadRequest(f"seat {seat}: {plugin.title} has no {kind} bot; its bots are {bots}")
         else:
             raise BadRequest(f"seat {seat}: choose a person, a bot or nobody")
-    if len(players) < 2:
-        blank = " and ".join(f"seat {seat}" for seat in empty)
-        if len(empty) > 1:
-            where = f"{blank} are empty"
-        elif empty:
-            where = f"{blank} is empty"
-        else:
-            where = f"only {len(players)} seat{'' if len(players) == 1 else 's'} taken"
+    if len(players) < 2 and empty:  # the seats left blank are what is missing
+        blank = " and ".join(f"seat {seat}" for seat in empty[: 2 - len(players)])
         raise BadRequest(
-            f"a game needs 2 to 4 players, and {where}: give each person an email address"
-            " (and a name), or choose a bot for the seat"
+            f"{blank}: a person needs a name and an email address for their link"
+            " (or choose a bot for the seat)"
+        )
+    if len(players) < 2:
+        taken = f"only {len(players)} seat{'' if len(players) == 1 else 's'} taken"
+        raise BadRequest(
+            f"a game needs 2 to 4 players, and {taken}: choose a person or a bot for another seat"
         )
     return players
 

@@ -65,7 +65,7 @@ class Site:
 
 
 @pytest.fixture
-def site(tmp_path):
+def site(tmp_path, request):
     instance = tmp_path / "instance"
     smtp_port, web_port = _free_port(), _free_port()
     url = f"http://127.0.0.1:{web_port}"
@@ -77,6 +77,9 @@ def site(tmp_path):
         base_url=url,
         smtp_url=f"smtp://127.0.0.1:{smtp_port}",
         dev=True,
+        # Pages poll for moves only in the tests of that (a bot's answer would
+        # otherwise reload a page between two clicks of a test).
+        live_poll_seconds=3 if request.node.get_closest_marker("live_pages") else 0,
     )
     parts = build(settings)
     migrate.upgrade(parts.database)

@@ -34,6 +34,9 @@ def test_the_instance_file_overrides_defaults_and_the_environment_overrides_both
         ({"PBEM_DEV": "maybe"}, "dev: 'maybe' is not a yes or no"),
         ({"PBEM_SNAPSHOT_EVERY": "often"}, "snapshot_every: 'often' is not a whole number"),
         ({"PBEM_INSTANCE_FILE": "/nowhere/pbem.toml"}, "does not exist"),
+        ({"PBEM_LIVE_POLL_SECONDS": "-1"}, "live_poll_seconds: 0 .* to 3600 seconds"),
+        ({"PBEM_LIVE_POLL_SECONDS": "3601"}, "live_poll_seconds: 0 .* to 3600 seconds"),
+        ({"PBEM_LIVE_POLL_SECONDS": "soon"}, "live_poll_seconds: 'soon' is not a whole number"),
     ],
 )
 def test_a_malformed_setting_is_named(environ, message, tmp_path):

@@ -1,0 +1,144 @@
+// Pages that update themselves. A page with [data-live] polls that address every
+// [data-every] seconds (0: never) with If-None-Match (304 while nothing happened).
+// When the game (or one of my games) moved, the page reloads, unless the player has a
+// half-made choice on it or is at it (touched, typed or focused a control in the last
+// few seconds): then a banner says so instead, and the page never moves under them. The game page also lists, at its top, what the
+// others did since this browser last looked (the last seen seq is kept per game in
+// localStorage), and the dashboard counts the games waiting in a favicon badge.
+(function () {
+  "use strict";
+  var hook = document.querySelector("[data-live]");
+  if (!hook) return;
+  var EVERY = 1000 * parseInt(hook.getAttribute("data-every") || "3", 10);
+  var BUSY = 15000; // a player who touched the page this recently is at it
+  var touched = 0;
+  ["pointerdown", "keydown", "input", "focusin"].forEach(function (kind) {
+    document.addEventListener(kind, function () { touched = Date.now(); }, true);
+  });
+  var url = hook.getAttribute("data-live");
+  var game = hook.getAttribute("data-game");
+  var seq = hook.getAttribute("data-seq");
+  var tag = hook.getAttribute("data-tag") || (seq && "seq-" + seq);
+
+  function seenKey(id) { return "pbem.seen." + id; }
+
+  function remembered(id) {
+    try { return parseInt(localStorage.getItem(seenKey(id)) || "", 10); } catch (e) { return NaN; }
+  }
+
+  function remember(id, at) {
+    try { localStorage.setItem(seenKey(id), String(at)); } catch (e) { /* private mode */ }
+  }
+
+  function halfMade() {
+    var form = document.getElementById("turn-form");
+    if (!form) return false;
+    var changed = Array.prototype.some.call(form.elements, function (el) {
+      if (el.type === "hidden" || el.type === "submit" || el.type === "button") return false;
+      if (el.type === "radio" || el.type === "checkbox") return el.checked !== el.defaultChecked;
+      if (el.tagName === "SELECT") {
+        return Array.prototype.some.call(el.options, function (o) { return o.selected !== o.defaultSelected; });
+      }
+      return el.value !== el.defaultValue;
+    });
+    return changed || !!document.querySelector('#turn [aria-pressed="true"], .picked');
+  }
+
+  function atIt() {
+    var active = document.activeElement;
+    var inForm = active && active !== document.body && active.closest && active.closest("form, #turn");
+    return Date.now() - touched < BUSY || !!inForm;
+  }
+
+  function movedOn() {
+    if (halfMade() || atIt()) {
+      var banner = document.getElementById("moved-on");
+      if (banner) banner.hidden = false;
+      return false;
+    }
+    window.location.reload();
+    return true;
+  }
+
+  function poll() {
+    if (document.hidden) return schedule();
+    var headers = tag ? { "If-None-Match": '"' + tag + '"' } : {};
+    fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
+      .then(function (answer) {
+        if (answer.status !== 200) return null;
+        return answer.json();
+      })
+      .then(function (now) {
+        var fresh = now && (now.tag ? now.tag : "seq-" + now.seq);
+        if (fresh && fresh !== tag) {
+          tag = fresh;
+          if (movedOn()) return;
+        }
+        schedule();
+      })
+      .catch(schedule);
+  }
+
+  function schedule() { if (EVERY > 0) setTimeout(poll, EVERY); }
+
+  function since() {
+    var box = document.getElementById("since");
+    var last = remembered(game);
+    remember(game, seq);
+    if (!box || isNaN(last) || last >= parseInt(seq, 10)) return;
+    fetch(url + (url.indexOf("?") < 0 ? "?" : "&") + "since=" + last, { credentials: "same-origin" })
+      .then(function (answer) { return answer.status === 200 ? answer.json() : null; })
+      .then(function (now) {
+        if (!now || !now.since.length) return;
+        var list = box.querySelector("ul");
+        now.since.forEach(function (h) {
+          var item = document.createElement("li");
+          item.textContent = h.text;
+          list.appendChild(item);
+        });
+        box.hidden = false;
+      })
+      .catch(function () { /* the log below has it all */ });
+  }
+
+  function badge(count) {
+    var icon = document.querySelector('link[rel="icon"]');
+    if (!icon || !count) return;
+    var image = new Image();
+    image.onload = function () {
+      var canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 64;
+      var pen = canvas.getContext("2d");
+      pen.drawImage(image, 0, 0, 64, 64);
+      pen.fillStyle = "#c0262d";
+      pen.beginPath();
+      pen.arc(42, 42, 22, 0, 2 * Math.PI);
+      pen.fill();
+      pen.fillStyle = "#fff";
+      pen.font = "bold 32px sans-serif";
+      pen.textAlign = "center";
+      pen.textBaseline = "middle";
+      pen.fillText(count > 9 ? "9+" : String(count), 42, 44);
+      icon.href = canvas.toDataURL("image/png");
+    };
+    image.src = icon.href;
+  }
+
+  function news() {
+    document.querySelectorAll("[data-game][data-seq]").forEach(function (row) {
+      var id = row.getAttribute("data-game");
+      var last = remembered(id);
+      var now = parseInt(row.getAttribute("data-seq"), 10);
+      var out = row.querySelector(".news");
+      if (!out || isNaN(last) || last >= now) return;
+      var n = now - last;
+      out.textContent = n + " new event" + (n > 1 ? "s" : "") + " since you last looked";
+      out.hidden = false;
+    });
+  }
+
+  if (game) since();
+  else news();
+  badge(parseInt(hook.getAttribute("data-waiting") || "0", 10));
+  schedule();
+})();
