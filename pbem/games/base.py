@@ -162,8 +162,9 @@ class Pages(Protocol):
 
     # Partial templates by role, relative to the game's templates folder:
     # "board" (the position: drawings and standings), "turn" (the choices inside the
-    # turn form), "setup" (the game's fields on the New game form); optionally
-    # "beside" (drawn next to the turn panel, e.g. a shared market).
+    # turn form), "setup" (the game's fields on the New game form), "rules" (the
+    # game's rules page, from `rules()`); optionally "beside" (drawn next to the
+    # turn panel, e.g. a shared market).
     partials: Mapping[str, str]
     # The turn panel's script in the game's `static/` folder, or None: the plain
     # form then does everything.
@@ -203,3 +204,7 @@ class Pages(Protocol):
     def setup(self, form: Mapping[str, str]) -> dict[str, Any]:
         """The game's setup from the New game form's fields (the "setup" partial's),
         {} for the defaults; raises SetupError with what to correct."""
+
+    def rules(self) -> dict[str, Any]:
+        """The "rules" partial's context: the game's rules, drawn from its rules'
+        own data (never a copy that could drift from what the engine plays)."""

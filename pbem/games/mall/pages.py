@@ -11,8 +11,20 @@ from typing import Any
 
 from .content import load
 from .document import mall_of
+from .explain import (
+    attraction_name,
+    attraction_words,
+    balloon_lines,
+    balloon_title,
+    balloon_words,
+    bay_label,
+    bay_words,
+    customer_choices,
+)
+from .rulebook import rules as rules  # the "rules" partial's context
 from .svg_dispenser import dispenser_svg
 from .svg_mall import mall_svg
+from .svg_shape import shape_svg
 
 CONTENT = load()
 
@@ -20,6 +32,7 @@ partials = {
     "board": "board.html",
     "beside": "dispenser.html",
     "turn": "turn.html",
+    "rules": "rules.html",
 }
 script: str | None = "play.js"
 stylesheet: str | None = "mall.css"
@@ -39,6 +52,7 @@ class Player:
     you: bool
     to_move: bool
     statue_built: bool
+    built: list[dict[str, str]] = field(default_factory=list)  # bays, attractions
 
 
 @dataclass
@@ -63,11 +77,19 @@ def board(
     players = [_player(p, doc, seat, your_turn, marks.get(p["seat"])) for p in doc["players"]]
     players.sort(key=lambda p: not p.you)  # your mall first
     names = {p.seat: p.name for p in players}
+    lines = balloon_lines(doc, CONTENT)
+    statue = CONTENT.attractions[CONTENT.personal_id]
     return {
         "players": players,
         "by_seat": {p.seat: p for p in players},
         "dispenser": dispenser_svg(doc["dispenser"], CONTENT, id_prefix="dispenser"),
         "commons": _commons(doc, names),
+        "statue": {"name": attraction_name(statue.id), "words": attraction_words(statue, CONTENT)},
+        "balloons": [
+            {"set": b.name, "title": balloon_title(b), "words": balloon_words(b, len(players))}
+            for b in CONTENT.balloons
+        ],
+        "balloon_lines": {seat: [line.text for line in found] for seat, found in lines.items()},
     }
 
 
@@ -101,6 +123,7 @@ def _player(
         you,
         doc["turn"] == p["seat"],
         built,
+        [_offer(t["id"]) for t in p["tiles"] if t["kind"] in ("dock", "attraction")],
     )
 
 
@@ -112,6 +135,9 @@ def _commons(doc: Mapping[str, Any], names: Mapping[int, str]) -> list[dict[str,
         commons.append(
             {
                 "id": spec.id,
+                "name": attraction_name(spec.id),
+                "words": attraction_words(spec, CONTENT),
+                "shape": shape_svg(spec, attraction_name(spec.id), id_prefix="common-shape"),
                 "colour": spec.colour,
                 "points": spec.points,
                 "condition": spec.condition.describe() if spec.condition else "",
@@ -122,24 +148,82 @@ def _commons(doc: Mapping[str, Any], names: Mapping[int, str]) -> list[dict[str,
 
 
 def turn(doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The turn form's data: legal actions grouped for the plain list, and what the
-    page script needs (every option, and the shapes of attractions on offer)."""
+    """The turn form's data: legal actions grouped for the plain list (identical
+    customer choices merged, each choice said in words), and what the page script
+    needs (every option, the shapes of attractions on offer, and the names and
+    explanations of the attractions and bays on offer)."""
+    options = _merged(options, next(p for p in doc["players"] if p["seat"] == seat))
     groups: dict[str, Group] = {}
     for option in options:
         title = _group_title(option["action"], doc)
         groups.setdefault(title, Group(title)).options.append(option)
-    offered = {o["action"]["id"] for o in options if o["action"]["type"] == "attraction"}
+    offered = {o["action"]["id"] for o in options if o["action"]["type"] in ("attraction", "dock")}
     shapes = {
         spec_id: {
             "cells": [list(c) for c in CONTENT.attractions[spec_id].shape.cells],
             "mirrored": [list(c) for c in CONTENT.attractions[spec_id].mirror_shape.cells],
         }
         for spec_id in offered
+        if spec_id in CONTENT.attractions
     }
     return {
         "groups": list(groups.values()),
-        "script": {"seat": seat, "seq": doc["seq"], "options": list(options), "shapes": shapes},
+        "script": {
+            "seat": seat,
+            "seq": doc["seq"],
+            "options": list(options),
+            "shapes": shapes,
+            "names": {i: _offer_name(i) for i in sorted(offered)},
+            "explain": {i: _offer_words(i) for i in sorted(offered)},
+        },
     }
+
+
+def _merged(
+    options: Sequence[Mapping[str, Any]], player: Mapping[str, Any]
+) -> list[Mapping[str, Any]]:
+    """The options with the customer choices of each cell said in words and the
+    identical ones (the same want, waiting on the same tile) kept once."""
+    by_cell: dict[tuple[str, int, int], list[Mapping[str, Any]]] = {}
+    for option in options:
+        action = option["action"]
+        if action["type"] == "build" and action.get("customer"):
+            by_cell.setdefault((action["slot"], action["x"], action["y"]), []).append(option)
+    words = {
+        choice.option: choice.words
+        for found in by_cell.values()
+        for choice in customer_choices(found, player, CONTENT)
+    }
+    kept: list[Mapping[str, Any]] = []
+    for option in options:
+        action = option["action"]
+        if action["type"] == "build" and action.get("customer"):
+            if option["text"] not in words:
+                continue  # the same choice as one kept before it
+            option = {**option, "words": words[option["text"]]}
+        kept.append(option)
+    return kept
+
+
+def _offer_name(offer_id: str) -> str:
+    """An attraction or bay on its button: its name, points and (bays) requirement."""
+    if offer_id in CONTENT.bays:
+        return "Bay " + bay_label(CONTENT.bays[offer_id], CONTENT)
+    spec = CONTENT.attractions[offer_id]
+    return f"Attraction {attraction_name(offer_id)}, {spec.points} points"
+
+
+def _offer(offer_id: str) -> dict[str, str]:
+    """A bay or attraction by name, with its explanation."""
+    bay = CONTENT.bays.get(offer_id)
+    name = f"{bay.name} ({bay.id})" if bay else attraction_name(offer_id)
+    return {"id": offer_id, "name": name, "words": _offer_words(offer_id)}
+
+
+def _offer_words(offer_id: str) -> str:
+    if offer_id in CONTENT.bays:
+        return bay_words(CONTENT.bays[offer_id], CONTENT)
+    return attraction_words(CONTENT.attractions[offer_id], CONTENT)
 
 
 def _group_title(action: Mapping[str, Any], doc: Mapping[str, Any]) -> str:
@@ -154,10 +238,11 @@ def _group_title(action: Mapping[str, Any], doc: Mapping[str, Any]) -> str:
         cost = int(slot[1:]) - 1
         return f"Build {tile} ({what}) from {slot}, costs {cost} note{'' if cost == 1 else 's'}"
     if kind == "attraction":
-        return f"Build the attraction {action['id']}"
+        points = CONTENT.attractions[action["id"]].points
+        return f"Build the attraction {attraction_name(action['id'])} ({points} points)"
     if kind == "dock":
         bay = CONTENT.bays[action["id"]]
-        return f"Build the docking bay {bay.id} {bay.name} ({bay.type}, {bay.points} points)"
+        return f"Build the docking bay {bay.name} ({bay.id}, {bay.type}, {bay.points} points)"
     return "Pass"
 
 

@@ -8,13 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import SetupError
-from .rules import MAX_PILE, MAX_SEED
+from .rules import MAX_PILE, MAX_SEED, MAX_TAKE
 
 partials = {
     "board": "board.html",
     "beside": "pile.html",
     "turn": "turn.html",
     "setup": "setup.html",
+    "rules": "rules.html",
 }
 script: str | None = None  # the plain form is the whole turn
 stylesheet: str | None = None
@@ -68,6 +69,11 @@ def setup(form: Mapping[str, str]) -> dict[str, Any]:
     if not typed.isascii() or not typed.isdigit() or len(typed) > 6:
         raise SetupError(f"the pile is a whole number from 1 to {MAX_PILE}")
     return {"pile": int(typed)}
+
+
+def rules() -> dict[str, Any]:
+    """The rules page's numbers, from the rules themselves."""
+    return {"most": MAX_TAKE, "max_pile": MAX_PILE}
 
 
 # The JSON API's schema of nim's state document and setup.
