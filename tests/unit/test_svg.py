@@ -149,8 +149,14 @@ def test_docking_bays_are_grey_or_brown_with_id_name_and_points():
     mall = Mall.start(CONTENT, 1).add(Tile("GD2", "dock", ((2, 1), (3, 1))), ("hobby", "food"))
     mall = mall.add(Tile("BD3", "dock", ((-2, 1), (-1, 1))))
     found = tiles(drawn(mall))
-    assert title(found["GD2"]) == "GD2 Buggy Port: grey docking bay, 3 points"
-    assert title(found["BD3"]) == "BD3 Freight Hub: brown docking bay, 4 points"
+    assert title(found["GD2"]) == (
+        "GD2 Buggy Port: grey docking bay, 3 points;"
+        " when built, 2 customers arrive on it, wanting hobby and food"
+    )
+    assert title(found["BD3"]) == (
+        "BD3 Freight Hub: brown docking bay, 4 points;"
+        " when built, you take up to 5 notes from the bank"
+    )
     assert cells(found["GD2"]) == [(2, 1), (3, 1)]
     assert {r.get("fill") for r in found["GD2"].iter(f"{SVG}rect")} == {COLOURS["grey"]}
     assert {r.get("fill") for r in found["BD3"].iter(f"{SVG}rect")} == {COLOURS["brown"]}
@@ -161,21 +167,24 @@ def test_attraction_platform_cells_are_marked_section_7():
     found = tiles(drawn(statue_on_main()))
     statue = found["founders-statue"]
     assert classes(statue) == ["tile", "kind-attraction"]
-    assert title(statue) == "founders-statue: personal attraction, 6 points; platform cells (0,3)"
+    assert title(statue) == "Founder's Statue: personal attraction, 6 points; platform cells (0,3)"
     assert cells(statue) == [(0, 2), (0, 3)]
     assert cells(statue, "platform") == [(0, 3)]
     assert len([p for p in statue.iter(f"{SVG}path") if "deck" in classes(p)]) == 1
     assert {r.get("fill") for r in statue.iter(f"{SVG}rect")} == {COLOURS["orange"]}
-    assert texts(statue) == ["FS"]
+    assert texts(statue) == ["Founder's", "Statue"]  # its name, never a slug or initials
 
 
 def test_mirrored_overhanging_attraction_marks_its_two_platforms():
     arena = tiles(drawn(arena_overhang()))["robot-arena"]
-    assert title(arena) == "robot-arena: attraction, 6 points; platform cells (2,6) (3,6)"
+    assert title(arena) == (
+        "Robot Arena: attraction, 6 points; needs a group of 4 hobby stores joined edge to"
+        " edge; platform cells (2,6) (3,6)"
+    )
     assert sorted(cells(arena)) == [(1, 4), (1, 5), (2, 5), (2, 6), (3, 5), (3, 6)]
     assert sorted(cells(arena, "platform")) == [(2, 6), (3, 6)]
     assert {r.get("fill") for r in arena.iter(f"{SVG}rect")} == {COLOURS["purple"]}
-    assert texts(arena) == ["RA"]  # the initials once, not on every cell
+    assert texts(arena) == ["Robot", "Arena"]  # the name once, not on every cell
 
 
 def test_changed_tiles_carry_the_class_and_a_highlight():
@@ -241,8 +250,8 @@ def test_each_customer_is_drawn_on_the_tile_it_stands_on():
         boxes[tile_id] = (min(xs), min(ys), max(xs) + 48, max(ys) + 48)
     standing = {}
     for g in groups(root, "customer"):
-        disc = g.find(f"{SVG}circle")
-        x, y = float(disc.get("cx")), float(disc.get("cy"))
+        marker = g.find(f"{SVG}g")
+        x, y = float(marker.get("data-cx")), float(marker.get("data-cy"))
         standing[g.get("data-customer")] = [
             tile_id for tile_id, (x0, y0, x1, y1) in boxes.items() if x0 < x < x1 and y0 < y < y1
         ]
@@ -261,15 +270,21 @@ def test_customers_on_one_tile_stand_side_by_side_on_it_and_differ_in_shape():
     left = min(float(r.get("x")) for r in main.iter(f"{SVG}rect"))
     markers = {}
     for g in groups(root, "customer"):
-        discs = list(g.iter(f"{SVG}circle"))
-        markers[g.get("data-customer")] = (float(discs[0].get("cx")) - left, len(discs))
-    # three waiting customers spread over the two cells (96 units), each a ring with a hole
-    assert markers == {"M1.1": (16.0, 2), "M1.2": (48.0, 2), "M1.3": (80.0, 2)}
+        marker = g.find(f"{SVG}g")
+        shapes = [e.tag.removeprefix(SVG) for e in g.iter() if e.tag != f"{SVG}g"][1:]
+        markers[g.get("data-customer")] = (float(marker.get("data-cx")) - left, shapes)
+    # three waiting customers spread over the two cells (96 units), each its want's
+    # shape with a hole of that shape (food a circle, hobby a triangle, fashion a square)
+    assert markers == {
+        "M1.1": (16.0, ["circle", "circle"]),
+        "M1.2": (48.0, ["polygon", "polygon"]),
+        "M1.3": (80.0, ["rect", "rect"]),
+    }
     satisfied = groups(drawn(played("build L1 at 0,2").player(1).mall), "satisfied")
     assert [
         (len(list(g.iter(f"{SVG}circle"))), len(list(g.iter(f"{SVG}path")))) for g in satisfied
     ] == [
-        (1, 1)  # a solid disc and a tick
+        (1, 1)  # a solid disc (food) and a tick
     ]
 
 
@@ -414,8 +429,9 @@ def test_dispenser_shows_store_names_and_entrance_wants():
     assert texts(slots["R3"]) == ["Y20", "Cosmic", "Creamery"]
     assert texts(slots["L1"]) == ["Y07", "Burger", "Bar"]
     assert texts(slots["L3"]) == []
-    assert [r.get("fill") for r in slots["R4"].iter(f"{SVG}rect")] == [COLOURS["entrance"]]
-    assert [r.get("fill") for r in slots["R2"].iter(f"{SVG}rect")] == [COLOURS["hobby"]]
+    faces = {name: g.find(f"{SVG}rect[@class='face']") for name, g in slots.items()}
+    assert faces["R4"].get("fill") == COLOURS["entrance"]
+    assert faces["R2"].get("fill") == COLOURS["hobby"]
 
 
 def test_dispenser_is_named_and_described():
@@ -445,7 +461,7 @@ def test_tile_colour_names_the_games_colours():
         "#f5c518",
         "#2563c9",
         "#3fae5a",
-        "#c62828",
+        "#7f1d1d",
     ]
     with pytest.raises(ValueError, match="no colour for 'teal'"):
         tile_colour("teal")

@@ -1,5 +1,6 @@
-"""What the mall's drawings share: the game's colours and contrast, numbers and words
-fitted into a cell, the accessible `<svg>` root, and a customer's marker."""
+"""What the mall's drawings share: the game's colours and contrast, the shape that tells
+each kind apart without colour, numbers and words fitted into a cell, the accessible
+`<svg>` root, and a customer's marker."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ COLOURS: dict[str, str] = {
     "food": "#f5c518",
     "hobby": "#2563c9",
     "fashion": "#3fae5a",
-    "entrance": "#c62828",
+    "entrance": "#7f1d1d",  # darker than hobby's blue, so the two differ in greyscale too
     "main": "#e7e2d6",
     "grey": "#a3a9b0",
     "brown": "#8a5a34",
@@ -28,6 +29,36 @@ COLOURS: dict[str, str] = {
 DARK, LIGHT = "#1a1a1a", "#ffffff"
 PAPER, EMPTY, GRID, AXIS = "#ffffff", "#f1f3f5", "#d5dae0", "#4b5563"
 HIGHLIGHT = "#00e5ff"
+# The turn script's marks: a lit cell (a legal place), the chosen one, the focus ring;
+# the mall drawing's own style paints them.
+LIT, CHOSEN, FOCUS = "#0f766e", "#f0a202", "#111111"
+# Inline SVG styles apply to the whole HTML page, so every rule is scoped to its drawing.
+# A lit cell is opaque, so its contrast with the empty grid is its own colour's.
+MALL_STYLE = (
+    ".pbem-mall text{pointer-events:none}"
+    ".pbem-mall .target{fill:transparent;stroke:none}"
+    f".pbem-mall .target.legal{{fill:{LIT};fill-opacity:1;stroke:{LIGHT};stroke-width:2;"
+    "cursor:pointer}"
+    f".pbem-mall .target.legal:hover{{stroke:{FOCUS};stroke-width:3}}"
+    f".pbem-mall .target.legal.chosen{{fill:{CHOSEN};stroke:{FOCUS};stroke-width:5}}"
+    f".pbem-mall .target:focus{{outline:none;stroke:{FOCUS};stroke-width:4}}"
+    f".pbem-mall .target.legal:focus{{stroke:{CHOSEN};stroke-width:5}}"
+    f".pbem-mall .target.legal.chosen:focus{{stroke:{FOCUS}}}"
+    ".pbem-mall .changed .highlight{stroke:" + HIGHLIGHT + "}"
+    ".pbem-mall .ghost{fill:#ffffff;fill-opacity:.55;stroke:#111;stroke-width:2;"
+    "stroke-dasharray:4 3}"
+    f".pbem-mall .target.ghost-legal{{fill:{CHOSEN};fill-opacity:.75;cursor:pointer}}"
+    # A footprint drawn over tiles must not take their clicks; a target keeps its own.
+    ".pbem-mall .ghost:not(.target){pointer-events:none}"
+)
+
+# A kind (and a customer's want) is told by its shape as well as its colour.
+SHAPES: dict[str, str] = {
+    "food": "circle",
+    "hobby": "triangle",
+    "fashion": "square",
+    "entrance": "diamond",
+}
 MARGIN_COLUMNS, MARGIN_FLOORS = 4, 5  # room for a new element or an overhanging attraction
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -114,15 +145,22 @@ def svg_element(
     heading: tuple[str, str],
     style: str,
     body: list[str],
+    *,
+    controls: bool = False,
+    touch_width: float | None = None,
 ) -> str:
     """The root element around `body`, named by its title and described by its desc
-    (`heading`), with ids made unique by `prefix`."""
+    (`heading`), with ids made unique by `prefix`. A drawing with `controls` (cells to
+    press) is a group, not an image, whose children a screen reader would not reach;
+    `touch_width` (CSS px) is the width a phone keeps it at (mall.css)."""
     width, height = size
     label, summary = heading
+    role = "group" if controls else "img"
+    wide = f' style="--touch-width: {num(touch_width)}px"' if touch_width else ""
     return "\n".join(
         [
             f'<svg xmlns="{SVG_NS}" class="pbem-{kind}" viewBox="0 0 {num(width)} {num(height)}"'
-            f' width="100%" preserveAspectRatio="xMidYMid meet" role="img"'
+            f' width="100%" preserveAspectRatio="xMidYMid meet" role="{role}"{wide}'
             f' aria-labelledby="{prefix}-title" aria-describedby="{prefix}-desc"'
             f" font-family={quoteattr(FONT)}>",
             f'<title id="{prefix}-title">{escape(label)}</title>',
@@ -164,13 +202,48 @@ def face_lines(
     return parts
 
 
+def shape(kind: str, cx: float, cy: float, r: float, paint: str) -> str:
+    """The kind's shape (`SHAPES`: food a circle, hobby a triangle, fashion a square,
+    an entrance a diamond) around (cx, cy), about `r` from its middle; `paint` holds
+    its fill and stroke attributes."""
+    form = SHAPES.get(kind, "circle")
+    if form == "circle":
+        return f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" {paint}/>'
+    if form == "square":
+        side = r * 1.7
+        return (
+            f'<rect x="{num(cx - side / 2)}" y="{num(cy - side / 2)}" width="{num(side)}"'
+            f' height="{num(side)}" {paint}/>'
+        )
+    if form == "triangle":
+        corners = [(cx, cy - r * 1.2), (cx + r * 1.1, cy + r * 0.8), (cx - r * 1.1, cy + r * 0.8)]
+    else:  # a diamond
+        corners = [(cx, cy - r * 1.2), (cx + r * 1.2, cy), (cx, cy + r * 1.2), (cx - r * 1.2, cy)]
+    points = " ".join(f"{num(x)},{num(y)}" for x, y in corners)
+    return f'<polygon points="{points}" {paint}/>'
+
+
+def kind_mark(kind: str, left: float, top: float, cell: int, ink: str) -> str:
+    """A tile's kind as its shape in the top-left corner of its cell, in the ink of its
+    words, so a kind reads without its colour."""
+    r = cell * 0.07
+    paint = f'fill="{ink}" stroke="none"'
+    return (
+        f'<g class="kind-mark {SHAPES.get(kind, "circle")}">'
+        f"{shape(kind, left + cell * 0.13, top + cell * 0.14, r, paint)}</g>"
+    )
+
+
 def customer_marker(want: str, satisfied: bool, cx: float, cy: float, r: float, edge: str) -> str:
-    """A customer's disc in its want's colour: solid with a tick when satisfied, a ring
-    with a hole when waiting, so the two differ in shape as well as colour."""
+    """A customer in its want's colour and shape (`SHAPES`): solid with a tick when
+    satisfied, with a hole when waiting, so the two differ in shape as well as
+    colour; the marker's middle is in its `data-cx` and `data-cy`."""
     fill = COLOURS.get(want, COLOURS["main"])
+    form = SHAPES.get(want, "circle")
+    paint = f'fill="{fill}" stroke="{edge}" stroke-width="{num(r * 0.3)}"'
     disc = (
-        f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" fill="{fill}" stroke="{edge}"'
-        f' stroke-width="{num(r * 0.3)}"/>'
+        f'<g class="marker {form}" data-cx="{num(cx)}" data-cy="{num(cy)}">'
+        f"{shape(want, cx, cy, r, paint)}</g>"
     )
     if satisfied:
         down, up = f"{num(r * 0.35)} {num(r * 0.4)}", f"{num(r * 0.7)} {num(-r * 0.8)}"
@@ -179,7 +252,5 @@ def customer_marker(want: str, satisfied: bool, cx: float, cy: float, r: float, 
             f'<path d="{tick}" fill="none" stroke="{text_colour(fill)}"'
             f' stroke-width="{num(r * 0.35)}" stroke-linecap="round" stroke-linejoin="round"/>'
         )
-    return disc + (
-        f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r * 0.48)}" fill="{LIGHT}" stroke="{DARK}"'
-        f' stroke-width="{num(r * 0.12)}"/>'
-    )
+    hole = f'fill="{LIGHT}" stroke="{DARK}" stroke-width="{num(r * 0.12)}"'
+    return disc + shape(want, cx, cy, r * 0.48, hole)

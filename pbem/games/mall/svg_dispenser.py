@@ -14,11 +14,13 @@ from .svg_common import (
     GRID,
     HIGHLIGHT,
     PAPER,
+    SHAPES,
     customer_marker,
     describe_element,
     drawing_prefix,
     face,
     face_lines,
+    kind_mark,
     num,
     plural,
     svg_element,
@@ -117,6 +119,8 @@ def _slot(
         parts += face_lines(left + cell / 2, top, cell, tile_id, wants, ink)
     else:
         parts += face(left, top, cell, cell, tile_id, spec.name if spec else None, ink)
+    if category in SHAPES:
+        parts.append(kind_mark(category, left, top, cell, ink))
     for i, want in enumerate(wants):
         cx = left + cell * (i + 0.5) / len(wants)
         parts.append(customer_marker(want, False, cx, top + cell * 0.84, cell * 0.1, ink))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from .content import Content
+from .explain import attraction_name, attraction_tile_words, bay_tile_words
 from .mall import ATTRACTION, DOCK, MAIN, Customer, Mall, Tile
 from .svg_common import (
     AXIS,
@@ -19,14 +20,18 @@ from .svg_common import (
     GRID,
     HIGHLIGHT,
     LIGHT,
+    MALL_STYLE,
     MARGIN_COLUMNS,
     MARGIN_FLOORS,
     PAPER,
+    SHAPES,
     Cell,
     customer_marker,
     describe_element,
     drawing_prefix,
     face,
+    fit,
+    kind_mark,
     num,
     plural,
     svg_element,
@@ -35,21 +40,7 @@ from .svg_common import (
     tile_colour,
 )
 
-# Inline SVG styles apply to the whole HTML page, so every rule is scoped to its drawing.
-MALL_STYLE = (
-    ".pbem-mall text{pointer-events:none}"
-    ".pbem-mall .target{fill:transparent;stroke:none}"
-    ".pbem-mall .target.legal{fill:#14b8a6;fill-opacity:.3;stroke:#0f766e;stroke-width:2;"
-    "stroke-dasharray:6 4;cursor:pointer}"
-    ".pbem-mall .target.legal:hover{fill-opacity:.55}"
-    ".pbem-mall .target:focus{outline:none;stroke:#111;stroke-width:3;stroke-dasharray:none}"
-    ".pbem-mall .changed .highlight{stroke:" + HIGHLIGHT + "}"
-    ".pbem-mall .ghost{fill:#ffffff;fill-opacity:.55;stroke:#111;stroke-width:2;"
-    "stroke-dasharray:4 3}"
-    ".pbem-mall .target.ghost-legal{fill:#0f766e;fill-opacity:.45;cursor:pointer}"
-    # A footprint drawn over tiles must not take their clicks; a target keeps its own.
-    ".pbem-mall .ghost:not(.target){pointer-events:none}"
-)
+TOUCH_CELL = 44  # CSS px: a cell a thumb can hit
 
 
 def tile_fill(tile: Tile, content: Content) -> str:
@@ -69,15 +60,10 @@ def describe_tile(tile: Tile, content: Content) -> str:
         return f"{tile.id}: Main Entrance"
     if tile.kind == DOCK:
         bay = content.bays.get(tile.id)
-        if bay is None:
-            return f"{tile.id}: docking bay"
-        return f"{tile.id} {bay.name}: {bay.type} docking bay, {plural(bay.points, 'point')}"
+        return bay_tile_words(bay) if bay else f"{tile.id}: docking bay"
     if tile.kind == ATTRACTION:
-        spec = content.attractions.get(tile.id)
-        what = "personal attraction" if spec and spec.personal else "attraction"
-        points = f", {plural(spec.points, 'point')}" if spec else ""
         cells = " ".join(f"({x},{y})" for x, y in sorted(tile.platforms, key=_floor_first))
-        return f"{tile.id}: {what}{points}; platform cells {cells or 'none'}"
+        return f"{attraction_tile_words(tile.id, content)}; platform cells {cells or 'none'}"
     if tile.id in content.elements:
         return describe_element(tile.id, content)
     return f"{tile.id} ({tile.kind})"
@@ -153,8 +139,9 @@ def mall_svg(
 ) -> str:
     """One mall as an `<svg>` element: every tile (`g.tile`) and customer
     (`g.customer`), the tiles in `changed` highlighted, and with `targets` a clickable
-    `rect.target` over every empty cell of the drawn area. `margins` are the spare
-    columns on each side and floors above the mall (room to build, by default)."""
+    `rect.target` over every empty cell of the drawn area (none of them a tab stop
+    until the turn script lights it). `margins` are the spare columns on each side and
+    floors above the mall (room to build, by default)."""
     frame = _Frame.around(mall, cell, margins)
     prefix = drawing_prefix(label, id_prefix, "mall")
     # Changed tiles come last so that no neighbour paints over their highlight.
@@ -170,7 +157,11 @@ def mall_svg(
     if targets:
         body.append(_targets(mall, frame))
     heading = (label, mall_summary(mall))
-    return svg_element("mall", frame.size, prefix, heading, MALL_STYLE, body)
+    # On a phone a mall to build in keeps cells of TOUCH_CELL CSS px (mall.css).
+    wide = frame.size[0] * TOUCH_CELL / cell if targets else None
+    return svg_element(
+        "mall", frame.size, prefix, heading, MALL_STYLE, body, controls=targets, touch_width=wide
+    )
 
 
 def mall_summary(mall: Mall) -> str:
@@ -245,6 +236,9 @@ def _tile(tile: Tile, content: Content, frame: _Frame, changed: bool) -> str:
         f' stroke-width="{num(max(1, c / 32))}" stroke-linecap="square"/>'
     )
     parts += _tile_labels(tile, content, frame, text_colour(fill))
+    if tile.kind in SHAPES:
+        left, top = frame.corner(min(x for x, _ in tile.cells), max(y for _, y in tile.cells))
+        parts.append(kind_mark(tile.kind, left, top, c, text_colour(fill)))
     parts.append("</g>")
     return "".join(parts)
 
@@ -283,13 +277,18 @@ def _outline(cells: Sequence[Cell], frame: _Frame) -> str:
 
 
 def _tile_labels(tile: Tile, content: Content, frame: _Frame, ink: str) -> list[str]:
-    """The words on a tile: attractions their initials once, on a middle cell; other
+    """The words on a tile: attractions their name once, on a middle cell; other
     tiles their id, then for stores, bays and the Main Entrance a name."""
     c = frame.cell
     if tile.kind == ATTRACTION:
         px, py = frame.corner(*_middle_cell(tile))
-        initials = "".join(word[:1] for word in tile.id.split("-")).upper()
-        return [svg_text(px + c / 2, py + c * 0.62, initials, c * 0.3, ink, bold=True)]
+        size = c * 0.17
+        lines = fit(attraction_name(tile.id), int(c * 0.92 / (size * 0.56)))
+        top = py + c * (0.56 - 0.1 * (len(lines) - 1))
+        return [
+            svg_text(px + c / 2, top + i * size * 1.15, line, size, ink, bold=True)
+            for i, line in enumerate(lines)
+        ]
     xs = [x for x, _ in tile.cells]
     left, top = frame.corner(min(xs), max(y for _, y in tile.cells))
     width = (max(xs) - min(xs) + 1) * c

@@ -1,7 +1,10 @@
 // The turn, by pointing: pick a Dispenser tile and a lit cell of your mall, or an
 // attraction (its footprint follows the pointer; Mirror flips it) or a bay. Every
 // choice selects one of the form's legal actions and shows what it would do; the
-// plain list of legal actions keeps working without this script.
+// plain list of legal actions keeps working without this script. The keyboard works
+// as well as a pointer: the Dispenser's tiles and the lit cells are each one tab stop
+// (arrows move within them), Enter or Space chooses, Escape lets go. On a phone the
+// preview and Play ride in a bar along the bottom of the screen while choosing.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("turn-data").textContent);
@@ -11,9 +14,45 @@
   var mall = document.querySelector(".mall-card.yours svg");
   var dispenser = document.querySelector(".dispenser svg");
   var mode = null;
+  var origin = null; // what was pressed to start choosing: Escape returns focus to it
 
   document.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
   document.getElementById("all-actions").open = false;
+
+  // The preview and Play in one bar (mall.css pins it to the bottom of a phone's screen).
+  var bar = document.createElement("div");
+  bar.className = "turn-bar";
+  preview.parentNode.insertBefore(bar, preview);
+  bar.appendChild(preview);
+  bar.appendChild(document.getElementById("confirm").parentNode);
+  function choosing(on) { document.body.classList.toggle("choosing", on); }
+
+  // Drawings that take key presses are groups of controls, not pictures.
+  [mall, dispenser].forEach(function (svg) { if (svg) svg.setAttribute("role", "group"); });
+
+  // One tab stop in a set of elements: `element` takes it, the others keep -1.
+  function rove(elements, element) {
+    elements.forEach(function (e) { e.setAttribute("tabindex", e === element ? "0" : "-1"); });
+  }
+
+  // The element of `elements` nearest `from` in the direction of an arrow key, by
+  // `place` (x to the right, y upwards); null when none lies that way.
+  var ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  function nearest(elements, from, key, place) {
+    var way = ARROWS[key], here = place(from), best = null, score = Infinity;
+    elements.forEach(function (e) {
+      if (e === from) return;
+      var there = place(e);
+      var dx = there[0] - here[0], dy = there[1] - here[1];
+      var along = dx * way[0] + dy * way[1], across = Math.abs(dx * way[1]) + Math.abs(dy * way[0]);
+      if (along <= 0) return;
+      var s = along + 2 * across;
+      if (s < score) { score = s; best = e; }
+    });
+    return best;
+  }
+  function cellPlace(t) { return [Number(t.getAttribute("data-x")), Number(t.getAttribute("data-y"))]; }
+  function litCells() { return targets().filter(function (t) { return t.classList.contains("legal"); }); }
 
   function targets() { return mall ? Array.prototype.slice.call(mall.querySelectorAll("rect.target")) : []; }
   function target(x, y) { return mall && mall.querySelector('rect.target[data-x="' + x + '"][data-y="' + y + '"]'); }
@@ -22,23 +61,28 @@
   }
   function optionsWhere(test) { return data.options.filter(function (o) { return test(o.action); }); }
 
-  function choose(option) {
+  function choose(option, note, cell) {
+    targets().forEach(function (t) { t.classList.remove("chosen"); t.removeAttribute("aria-pressed"); });
+    if (cell) { cell.classList.add("chosen"); cell.setAttribute("aria-pressed", "true"); }
+    choosing(true);
     var input = radio(option.text);
     if (input) { input.checked = true; }
     document.getElementById("move").value = "";
-    preview.textContent = option.text + " — " + option.preview;
+    preview.textContent = option.text + (note ? " (" + note + ")" : "") + " — " + option.preview;
     document.getElementById("confirm").focus({ preventScroll: true });
   }
 
   function clearMarks() {
     targets().forEach(function (t) {
-      t.classList.remove("legal", "ghost", "ghost-legal");
+      t.classList.remove("legal", "ghost", "ghost-legal", "chosen");
       t.removeAttribute("tabindex"); t.removeAttribute("role"); t.removeAttribute("aria-label");
+      t.removeAttribute("aria-pressed");
     });
     if (dispenser) dispenser.querySelectorAll("g.slot").forEach(function (s) { s.classList.remove("picked"); });
     picker.querySelectorAll("[aria-pressed]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
     var chooser = document.getElementById("chooser");
     if (chooser) chooser.remove();
+    scrollStop();
   }
 
   function light(cells, label) {
@@ -46,10 +90,43 @@
       var t = target(cell[0], cell[1]);
       if (!t) return;
       t.classList.add("legal");
-      t.setAttribute("tabindex", "0");
       t.setAttribute("role", "button");
       t.setAttribute("aria-label", label(cell));
     });
+    var lit = litCells();
+    rove(lit, lit[0]);
+    choosing(lit.length > 0);
+    scrollStop();
+  }
+
+  // Escape: let go of the tile or offer; nothing is lit, focus goes back where it began.
+  function cancel() {
+    if (!mode) return;
+    clearMarks();
+    mode = null;
+    choosing(false);
+    scrollStop();
+    preview.textContent = "";
+    if (origin && origin.isConnected) origin.focus();
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && mode) { event.preventDefault(); cancel(); }
+  });
+
+  // A button with its explanation below it, shown on hover, focus and tap (mall.css).
+  function explained(b, id) {
+    var wrap = document.createElement("span");
+    var tip = document.createElement("span");
+    wrap.className = "term-wrap";
+    tip.className = "term-tip";
+    tip.id = "tip-offer-" + id;
+    tip.setAttribute("role", "tooltip");
+    tip.textContent = data.explain[id] || "";
+    b.setAttribute("aria-describedby", tip.id);
+    b.setAttribute("data-offer", id);
+    wrap.appendChild(b);
+    wrap.appendChild(tip);
+    return wrap;
   }
 
   function button(text, onPress, pressable) {
@@ -64,6 +141,7 @@
   // -- the Dispenser: a slot, then a cell --------------------------------------------
   function pickSlot(slot, element) {
     clearMarks();
+    origin = element || null;
     var builds = optionsWhere(function (a) { return a.type === "build" && a.slot === slot; });
     if (!builds.length) { preview.textContent = "No cell of your mall can take the tile in " + slot + "."; return; }
     mode = { kind: "build", slot: slot, options: builds };
@@ -74,21 +152,37 @@
   }
 
   if (dispenser) {
+    var slots = [];
     dispenser.querySelectorAll("g.slot[data-slot]").forEach(function (slot) {
       var name = slot.getAttribute("data-slot");
       if (!optionsWhere(function (a) { return a.type === "build" && a.slot === name; }).length) return;
-      slot.setAttribute("tabindex", "0");
+      slots.push(slot);
       slot.setAttribute("role", "button");
-      slot.setAttribute("aria-label", "Build the tile in " + name);
+      var title = slot.querySelector("title");
+      slot.setAttribute("aria-label", "Build " + (title ? title.textContent : "the tile in " + name));
       slot.style.cursor = "pointer";
       slot.addEventListener("click", function () { pickSlot(name, slot); });
-      slot.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); pickSlot(name, slot); }
-      });
+    });
+    // The drawing's y runs downwards, so up is a smaller y. The free row 1, at the
+    // bottom, comes first.
+    var slotPlace = function (s) { var box = s.getBBox(); return [box.x, -box.y]; };
+    slots.sort(function (a, b) { var p = slotPlace(a), q = slotPlace(b); return p[1] - q[1] || p[0] - q[0]; });
+    rove(slots, slots[0]);
+    dispenser.parentNode.addEventListener("keydown", function (event) {
+      var slot = event.target.closest && event.target.closest("g.slot[role=button]");
+      if (!slot) return;
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        pickSlot(slot.getAttribute("data-slot"), slot);
+      } else if (ARROWS[event.key]) {
+        event.preventDefault();
+        var next = nearest(slots, slot, event.key, slotPlace);
+        if (next) { rove(slots, next); next.focus(); }
+      }
     });
   }
 
-  function chooseCustomer(candidates) {
+  function chooseCustomer(candidates, cell) {
     var chooser = document.createElement("div");
     chooser.id = "chooser";
     chooser.className = "picker-row";
@@ -98,7 +192,7 @@
     label.textContent = "Several customers can reach it. Who moves? ";
     chooser.appendChild(label);
     candidates.forEach(function (o) {
-      chooser.appendChild(button(o.action.customer, function () { choose(o); }));
+      chooser.appendChild(button(o.words || o.action.customer, function () { choose(o, o.words, cell); }));
     });
     picker.appendChild(chooser);
     chooser.querySelector("button").focus();
@@ -106,25 +200,39 @@
   }
 
   // -- attractions: the footprint follows the pointer --------------------------------
+  // The pointer holds the shape by its base plate (its lowest, leftmost B cell), a cell
+  // of the shape itself: the footprint is drawn where it will land, never offset by
+  // the empty corner of its bounding box. The action names that box's corner.
+  function cellsOf(id, mirrored) { return data.shapes[id][mirrored ? "mirrored" : "cells"]; }
+
+  function handle(id, mirrored) {
+    var bases = cellsOf(id, mirrored).filter(function (c) { return c[2] === "B"; });
+    bases.sort(function (a, b) { return a[1] - b[1] || a[0] - b[0]; });
+    return bases[0] || cellsOf(id, mirrored)[0];
+  }
+
   function footprint(id, x, y, mirrored) {
-    var cells = data.shapes[id][mirrored ? "mirrored" : "cells"];
-    return cells.map(function (c) { return [x + c[0], y + c[1]]; });
+    var h = handle(id, mirrored);
+    return cellsOf(id, mirrored).map(function (c) { return [x - h[0] + c[0], y - h[1] + c[1]]; });
   }
 
   function attractionAt(x, y) {
+    var h = handle(mode.id, mode.mirror);
     return optionsWhere(function (a) {
-      return a.type === "attraction" && a.id === mode.id && a.x === x && a.y === y && !!a.mirror === mode.mirror;
+      return a.type === "attraction" && a.id === mode.id && a.x === x - h[0] && a.y === y - h[1] && !!a.mirror === mode.mirror;
     })[0];
   }
 
   function showAttraction() {
+    var name = data.names[mode.id] || mode.id;
+    var h = handle(mode.id, mode.mirror);
     var places = optionsWhere(function (a) { return a.type === "attraction" && a.id === mode.id && !!a.mirror === mode.mirror; });
-    light(places.map(function (o) { return [o.action.x, o.action.y]; }), function (c) {
-      return mode.id + " with its corner at " + c[0] + "," + c[1];
+    light(places.map(function (o) { return [o.action.x + h[0], o.action.y + h[1]]; }), function (c) {
+      return name + " with its base plate on " + c[0] + "," + c[1];
     });
     preview.textContent = places.length
-      ? "Point at a cell: the footprint of " + mode.id + " follows, its bottom-left corner there. Lit cells are legal corners."
-      : "No place fits " + mode.id + (mode.mirror ? " mirrored" : "") + ".";
+      ? (data.explain[mode.id] || "") + " Point at a cell: the footprint follows, its base plate under the pointer. Lit cells are where the base plate may go."
+      : "No place fits " + name + (mode.mirror ? " mirrored" : "") + ".";
   }
 
   function ghost(x, y) {
@@ -139,6 +247,7 @@
 
   function pickAttraction(id, pressed) {
     clearMarks();
+    origin = pressed;
     mode = { kind: "attraction", id: id, mirror: false };
     pressed.setAttribute("aria-pressed", "true");
     var mirrors = optionsWhere(function (a) { return a.type === "attraction" && a.id === id && a.mirror; });
@@ -161,21 +270,23 @@
 
   function clearTargets() {
     targets().forEach(function (t) {
-      t.classList.remove("legal", "ghost", "ghost-legal");
-      t.removeAttribute("tabindex"); t.removeAttribute("role");
+      t.classList.remove("legal", "ghost", "ghost-legal", "chosen");
+      t.removeAttribute("tabindex"); t.removeAttribute("role"); t.removeAttribute("aria-pressed");
     });
   }
 
   // -- bays ---------------------------------------------------------------------------
   function pickDock(id, pressed) {
     clearMarks();
+    origin = pressed;
     var places = optionsWhere(function (a) { return a.type === "dock" && a.id === id; });
     mode = { kind: "dock", id: id, options: places };
     pressed.setAttribute("aria-pressed", "true");
     var cells = [];
     places.forEach(function (o) { cells.push([o.action.x, 1], [o.action.x + 1, 1]); });
-    light(cells, function (c) { return id + " on " + c[0] + ",1"; });
-    preview.textContent = "Pick a lit cell on the ground floor for " + id + ".";
+    var name = data.names[id] || id;
+    light(cells, function (c) { return name + " on " + c[0] + ",1"; });
+    preview.textContent = (data.explain[id] || "") + " Pick a lit cell on the ground floor for " + name + ".";
   }
 
   // -- clicks on cells ---------------------------------------------------------------
@@ -184,30 +295,63 @@
     if (!mode) return;
     if (mode.kind === "build") {
       var here = mode.options.filter(function (o) { return o.action.x === x && o.action.y === y; });
-      if (here.length === 1) choose(here[0]);
-      else if (here.length > 1) chooseCustomer(here);
+      if (here.length === 1) choose(here[0], null, t);
+      else if (here.length > 1) chooseCustomer(here, t);
     } else if (mode.kind === "attraction") {
       var option = attractionAt(x, y);
-      if (option) choose(option);
-      else preview.textContent = mode.id + " cannot stand with its corner at " + x + "," + y + ".";
+      if (option) choose(option, (data.names[mode.id] || mode.id) + ", base plate on " + x + "," + y, t);
+      else preview.textContent = (data.names[mode.id] || mode.id) + " cannot stand with its base plate on " + x + "," + y + ".";
     } else if (mode.kind === "dock") {
       var bay = mode.options.filter(function (o) { return o.action.x === x || o.action.x + 1 === x; })[0];
-      if (bay && y === 1) choose(bay);
+      if (bay && y === 1) choose(bay, null, t);
     }
   }
 
+  // Keys and focus are heard on the card around the drawing: Chromium makes an SVG
+  // element with a focus listener of its own a tab stop, lit or not.
   targets().forEach(function (t) {
     t.addEventListener("click", function () { cellPressed(t); });
-    t.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); cellPressed(t); }
-    });
     t.addEventListener("pointerenter", function () {
       ghost(Number(t.getAttribute("data-x")), Number(t.getAttribute("data-y")));
     });
-    t.addEventListener("focus", function () {
+  });
+  var card = mall && mall.closest(".mall-card");
+  // On a phone the mall scrolls sideways inside its card (mall.css): while nothing in
+  // it is lit, the scrolling drawing itself takes the focus, so arrows can scroll it.
+  var drawing = mall && mall.closest(".drawing");
+  function scrollStop() {
+    if (!drawing) return;
+    var scrolls = drawing.scrollWidth > drawing.clientWidth && !litCells().length;
+    if (scrolls) {
+      drawing.setAttribute("tabindex", "0");
+      drawing.setAttribute("role", "region");
+      drawing.setAttribute("aria-label", "Your mall, wider than the screen");
+    } else {
+      ["tabindex", "role", "aria-label"].forEach(function (a) { drawing.removeAttribute(a); });
+    }
+  }
+  scrollStop();
+  window.addEventListener("resize", scrollStop);
+  if (card) {
+    card.addEventListener("focusin", function (event) {
+      var t = event.target;
+      if (!t.classList || !t.classList.contains("target")) return;
+      rove(litCells(), t);
       ghost(Number(t.getAttribute("data-x")), Number(t.getAttribute("data-y")));
     });
-  });
+    card.addEventListener("keydown", function (event) {
+      var t = event.target;
+      if (!t.classList || !t.classList.contains("legal")) return;
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        cellPressed(t);
+      } else if (ARROWS[event.key]) {
+        event.preventDefault();
+        var next = nearest(litCells(), t, event.key, cellPlace);
+        if (next) next.focus();
+      }
+    });
+  }
 
   // -- the picker row: money, attractions, bays, pass ----------------------------------
   var row = document.createElement("div");
@@ -223,7 +367,7 @@
     if (seen[id]) return;
     seen[id] = true;
     var pick = o.action.type === "attraction" ? pickAttraction : pickDock;
-    row.appendChild(button((o.action.type === "attraction" ? "Attraction " : "Bay ") + id, function (b) { pick(id, b); }, true));
+    row.appendChild(explained(button(data.names[id] || id, function (b) { pick(id, b); }, true), id));
   });
   optionsWhere(function (a) { return a.type === "pass"; }).forEach(function (o) {
     row.appendChild(button("Pass", function () { choose(o); }));
@@ -234,7 +378,7 @@
   form.querySelectorAll('input[name="action"]').forEach(function (input) {
     input.addEventListener("change", function () {
       var option = data.options.filter(function (o) { return o.text === input.value; })[0];
-      if (option) preview.textContent = option.text + " — " + option.preview;
+      if (option) { preview.textContent = option.text + " — " + option.preview; choosing(true); }
     });
   });
   document.getElementById("move").addEventListener("input", function (event) {
