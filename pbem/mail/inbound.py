@@ -34,7 +34,7 @@ from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 from pbem.store.events import MOVE_TYPES, UndoDone
 
-from . import headers, replyto
+from . import headers, replyto, talk
 from .compose import mails_of
 from .reading import body_text, reply_lines
 
@@ -197,8 +197,7 @@ class Inbound:
         if received == TOO_MANY:
             return self._too_many(mail, sender)
         entry.received = True
-        lines = reply_lines(body_text(message))
-        handled = self._act(mail, lines)
+        handled = talk.handle(self, mail, reply_lines(body_text(message)), Handled)
         self.inbox.handled(entry.message_id, handled.status)
         return handled
 

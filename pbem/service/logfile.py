@@ -17,8 +17,8 @@ from pbem.store import log, projection, states
 from pbem.store.events import MOVE_TYPES, Envelope, EventError, moves_in_force
 from pbem.store.projection import Before
 
+from . import chat, rows
 from . import options as game_options
-from . import rows
 from .create import PlayerSpec, checked_player, start
 from .errors import BadRequest, Created, NotFound
 from .moves import move
@@ -39,14 +39,16 @@ def export_log(ctx: Context, game_id: str, seat: int | None = None) -> dict[str,
         state = ctx.state(conn, rules, row)
     created = events[0].payload
     setup = {"players": [p["name"] for p in created["players"]], **created["setup"]}
+    in_force = moves_in_force(events)
     actions = [
         {"seat": m.payload["seat"], "action": rules.format(rules.parse(m.payload["action"]))}
-        for m in moves_in_force(events)
+        for m in in_force
     ]
     return {
         "format": rules.log_format,
         "setup": rules.public_setup(setup, state, seat),
         "actions": actions,
+        "chat": chat.exported(ctx, game_id, seat, events, [m.seq for m in in_force]),
         "game": {
             "id": game_id,
             "status": row.status,
@@ -106,10 +108,13 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
     # matters only in a game that hides something
     given = guessable(setup.get("seed")) or any(k != "seed" for k in setup)
     setup_chosen = given and bool(rules.secrets(initial, None))
+    talk = chat.imported(doc.get("chat"), len(specs), len(moves))
     with ctx.transaction() as tx:
         links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
-        for seat, checked, before in moves:
-            move(ctx, tx, rules, [], seat, checked, before, actor=actor)
+        chat.record(ctx, tx, rules, talk.get(0, []), initial, actor)
+        for number, (seat, checked, before) in enumerate(moves, start=1):
+            _, after = move(ctx, tx, rules, [], seat, checked, before, actor=actor)
+            chat.record(ctx, tx, rules, talk.get(number, []), after, actor)
     return Created(tx.game_id, tx.head[0], links)
 
 

@@ -8,12 +8,16 @@ from datetime import timedelta
 from sqlalchemy.exc import IntegrityError
 
 from pbem.games import get, plugin
+from pbem.store import log
 from pbem.store.events import (
+    MAIL_CHOICES,
+    MAIL_TOPICS,
     Envelope,
     Holder,
     MailPreferenceChanged,
     SeatReplaced,
     VacationStarted,
+    mail_choices,
     timestamp,
 )
 
@@ -24,7 +28,7 @@ from .errors import BadRequest, NotFound, SeatLink
 from .tokens import new_nonce, seat_token, token_hash
 from .unit import BOT, Context, is_bot
 
-MAIL_PREFERENCES = ("every", "digest", "none")
+MAIL_PREFERENCES = MAIL_CHOICES
 
 
 def replace_seat(
@@ -71,16 +75,36 @@ def replace_seat(
 
 
 def set_mail_preference(ctx: Context, game_id: str, token: str, mail: str) -> Envelope:
-    """How the seat's person wants turn mails: every one, a daily digest, or none."""
-    if mail not in MAIL_PREFERENCES:
-        raise BadRequest(f"mail is one of {', '.join(MAIL_PREFERENCES)}")
+    """How the seat's person wants their optional mails: one choice for all (every
+    one, a daily digest, or none), or one per topic ("turn=every,round=none,other=digest")."""
+    choices = _mail_choices(mail)
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
         seat = ctx.seat_for(tx.conn, rows.seats(tx.conn, game_id), token).seat
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
-        changed = MailPreferenceChanged(seat, mail)
+        changed = MailPreferenceChanged(seat, choices["other"], choices["turn"], choices["round"])
         return ctx.record(tx, rules, changed, f"seat:{seat}", state)
+
+
+def _mail_choices(mail: str) -> dict[str, str]:
+    """The per-topic choice `mail` says; BadRequest saying what is allowed otherwise."""
+    words = ", ".join(MAIL_PREFERENCES)
+    if "=" not in mail:
+        if mail not in MAIL_PREFERENCES:
+            raise BadRequest(f"mail is one of {words}")
+        return mail_choices(mail)
+    said: dict[str, str] = {}
+    for part in mail.split(","):
+        topic, _, choice = part.partition("=")
+        if topic not in MAIL_TOPICS or topic in said or choice not in MAIL_PREFERENCES:
+            raise BadRequest(
+                f"mail is one of {words} for each of {', '.join(MAIL_TOPICS)}, once each"
+            )
+        said[topic] = choice
+    if len(said) != len(MAIL_TOPICS):
+        raise BadRequest(f"mail names a choice for each of {', '.join(MAIL_TOPICS)}")
+    return said
 
 
 def take_vacation(ctx: Context, game_id: str, token: str, days: int) -> Envelope:
@@ -112,14 +136,17 @@ def take_vacation(ctx: Context, game_id: str, token: str, days: int) -> Envelope
 
 def remind(ctx: Context, game_id: str, seq: int, hours: float) -> bool:
     """A reminder to the seat to move at `seq`, `hours` before its deadline: at
-    most one per game, seq and hours (see `Service.remind`)."""
+    most one per turn and hours (see `Service.remind`)."""
     try:
         with ctx.transaction() as tx:
             row = ctx.open(tx, game_id)
-            if row.head_seq != seq or row.turn is None:
+            # One reminder per turn and hours: keyed on the event the turn began
+            # with, whatever left the turn as it was since (a chat line, ...).
+            began = log.turn_began(tx.conn, game_id)
+            if not began <= seq <= row.head_seq or row.turn is None:
                 return False
             seat = rows.seats(tx.conn, game_id)[row.turn - 1]
-            policy.reminder(tx, seq, seat, hours)
+            policy.reminder(tx, began, seat, hours)
             tx.mails = [m for m in tx.mails if not rows.mail_exists(tx.conn, m)]
             return bool(tx.mails)
     except IntegrityError:

@@ -99,7 +99,20 @@ def create_game() -> tuple:
 
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> dict:
-    return parts().service.state_at(game_id, seat=_viewer(game_id))
+    seat = _viewer(game_id)
+    service = parts().service
+    doc = service.state_at(game_id, seat=seat)
+    return {**doc, "chat": [line.told() for line in service.table_talk(game_id, seat)]}
+
+
+@bp.post("/games/<game_id>/chat")
+def say(game_id: str) -> tuple:
+    body = _body()
+    token = bearer()
+    if not token or _is_admin():
+        raise Forbidden("only a seat talks at the table: Authorization: Bearer <seat token>")
+    event = parts().service.say(game_id, token, body.get("text"))
+    return {"seq": event.seq, "seat": event.payload["seat"], "text": event.payload["text"]}, 201
 
 
 @bp.get("/games/<game_id>/legal")

@@ -21,11 +21,18 @@ if TYPE_CHECKING:
 
 CREATING = "10 per hour"  # new games one client may create (POST /new, POST /api/games)
 ASKING = "5 per 10 minutes"  # My games requests one client may make
+SIGNING_IN = "10 per 10 minutes"  # sign-in links one client may try
+TALKING = "20 per minute"  # chat lines one client may send (a seat's: 6 a minute, the service)
+WATCHING_TALK = "5 per minute"  # spectators' chat lines one client may send
 # endpoint: (limit, scope); endpoints of one scope share one count per client
 LIMITED = {
     "api.create_game": (CREATING, "creating"),
     "games.create_game": (CREATING, "creating"),
     "mine.send": (ASKING, "asking"),
+    "api.say": (TALKING, "talking"),
+    "chat.say": (TALKING, "talking"),
+    "chat.spectator_says": (WATCHING_TALK, "watching talk"),
+    "mine.sign_in": (SIGNING_IN, "signing in"),
 }
 
 

@@ -24,6 +24,17 @@ _ACTION = {
     "description": "An action in the game's notation (e.g. `take 2`) or its JSON form",
     "oneOf": [{"type": "string"}, {"type": "object", "required": ["type"]}],
 }
+_CHAT_LINE = {
+    "type": "object",
+    "required": ["seq", "seat", "name", "text", "at"],
+    "properties": {
+        "seq": {"type": "integer"},
+        "seat": {"type": ["integer", "null"]},
+        "name": {"type": "string"},
+        "text": {"type": "string"},
+        "at": {"type": "string"},
+    },
+}
 _STATE_COMMON = {
     "id": {"type": "string"},
     "seq": {"type": "integer"},
@@ -54,7 +65,11 @@ def _state() -> dict[str, Any]:
         "type": "object",
         "description": "The state document for the caller (DESIGN.md); hidden parts left out",
         "required": ["game", *_STATE_COMMON],
-        "properties": {"game": {"enum": list(GAMES)}, **_STATE_COMMON},
+        "properties": {
+            "game": {"enum": list(GAMES)},
+            **_STATE_COMMON,
+            "chat": {"type": "array", "items": _CHAT_LINE, "description": "The players' chat"},
+        },
         "oneOf": [
             {
                 "required": list(_pages(name).state_schema["required"]),
@@ -102,6 +117,19 @@ _LOG = {
                 "type": "object",
                 "required": ["seat", "action"],
                 "properties": {"seat": {"type": "integer"}, "action": {"type": "string"}},
+            },
+        },
+        "chat": {
+            "type": "array",
+            "description": "The players' chat: each line after that many actions",
+            "items": {
+                "type": "object",
+                "required": ["after", "seat", "text"],
+                "properties": {
+                    "after": {"type": "integer"},
+                    "seat": {"type": "integer"},
+                    "text": {"type": "string"},
+                },
             },
         },
     },
@@ -299,6 +327,46 @@ def document() -> dict[str, Any]:
                             "Stored (or, for a repeated idempotency key, stored before)",
                         ),
                         **_errors(400, 403, 404, 409, 413, 422),
+                    },
+                }
+            },
+            "/api/games/{game_id}/chat": {
+                "post": {
+                    "summary": "Say a line in the players' chat, as the caller's seat",
+                    "parameters": game,
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["text"],
+                                    "properties": {
+                                        "text": {
+                                            "type": "string",
+                                            "description": "One line, 1 to 500 characters "
+                                            "after trimming; line breaks become spaces; "
+                                            "control and invisible characters are refused",
+                                        }
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "201": _json(
+                            {
+                                "type": "object",
+                                "required": ["seq", "seat", "text"],
+                                "properties": {
+                                    "seq": {"type": "integer"},
+                                    "seat": {"type": "integer"},
+                                    "text": {"type": "string"},
+                                },
+                            },
+                            "Said (the line as stored)",
+                        ),
+                        **_errors(400, 403, 404, 413, 429),
                     },
                 }
             },

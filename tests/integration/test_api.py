@@ -99,14 +99,18 @@ def test_submitting_answers_201_409_and_422_as_the_contract_says(web):
     )
     assert played.status_code == 201
     assert played.json["seq"] == 2 and played.json["action"] == "build L1 at 0,2"
-    assert played.json["narration"] == "build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01"
+    assert played.json["narration"] == (
+        "Burger Bar (Y01) from L1 at 0,2;"
+        " a customer wanting food moves from the Main Entrance to Burger Bar (Y01)"
+    )
     stale = client.post(
         url, json={"action": "money L", "expected_seq": 1}, headers=bearer(tokens[2])
     )
     assert stale.status_code == 409
     assert stale.json["detail"]["head_seq"] == 2
     assert stale.json["detail"]["since"][0]["text"] == (
-        "seat 1 played build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01"
+        "Ann played Burger Bar (Y01) from L1 at 0,2;"
+        " a customer wanting food moves from the Main Entrance to Burger Bar (Y01)"
     )
     # what happened since, in the contract's words only (never an event's payload)
     assert stale.json["detail"]["since"] == [
@@ -114,7 +118,8 @@ def test_submitting_answers_201_409_and_422_as_the_contract_says(web):
             "seq": 2,
             "type": "ActionTaken",
             "seat": 1,
-            "text": "seat 1 played build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01",
+            "text": "Ann played Burger Bar (Y01) from L1 at 0,2;"
+            " a customer wanting food moves from the Main Entrance to Burger Bar (Y01)",
             "round": 1,
             "closes_round": False,
         }
@@ -190,6 +195,7 @@ def test_the_openapi_document_lists_every_route(web):
         "/api/games/{game_id}",
         "/api/games/{game_id}/legal",
         "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/chat",
         "/api/games/{game_id}/log",
         "/api/openapi.json",
     }

@@ -1,0 +1,75 @@
+"""Table talk by mail: in a reply to any of a game's mails, each line the player wrote
+that starts with `say ` becomes a line of the players' chat (quoted lines never do:
+the reader has left them out already); the other lines are read as before."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.games import NotationError, get
+from pbem.service import Service, ServiceError
+
+_SAY = re.compile(r"say\s+(?P<text>.+)", re.IGNORECASE)
+MOST = 10  # chat lines one mail may say
+COMMANDS = ("help", "status", "legal", "undo", "agree", "refuse")  # as the handler reads them
+
+
+@dataclass
+class Said:
+    """What the `say` lines of a mail did: how many were said, the lines left to
+    read as commands, and why the rest was not said (None: all were)."""
+
+    rest: list[str] = field(default_factory=list)
+    count: int = 0
+    refusal: str | None = None
+
+
+def say_lines(service: Service, game_id: str, token: str, lines: list[str]) -> Said:
+    """Say the `say ` lines of a reply for the seat of `token`, in order, until one
+    is refused (too long, too many a minute, ...)."""
+    said = Said()
+    for line in lines:
+        found = _SAY.fullmatch(line)
+        if found is None:
+            said.rest.append(line)
+        elif said.refusal is None:
+            if said.count >= MOST:
+                said.refusal = f"at most {MOST} say lines are read from one mail"
+                continue
+            try:
+                service.say(game_id, token, found["text"])
+                said.count += 1
+            except ServiceError as error:
+                said.refusal = error.message
+    return said
+
+
+def handle(inbound: Any, mail: Any, lines: list[str], handled: type[Any]) -> Any:
+    """Act on a reply's lines for the inbound handler: the `say` lines are said;
+    the other lines are acted on as before. A mail of `say` lines alone gets no
+    answer (the other players are mailed the lines), unless one was refused."""
+    address = mail.address
+    said = say_lines(inbound.service, address.game_id, mail.token, lines)
+    if said.count and said.rest and not _command(inbound.service, address.game_id, said.rest[0]):
+        # "say hi" and a name signed under it: the name is no command to answer
+        text = f"{said.count} line{'' if said.count == 1 else 's'} said at the table"
+        return handled("said", text, ignored=said.rest[:5])
+    if said.rest or (not said.count and said.refusal is None):
+        return inbound._act(mail, said.rest)
+    if said.refusal is not None:
+        return inbound._answered(mail, "refused", [f"Not said at the table: {said.refusal}."])
+    return handled("said", f"{said.count} line{'' if said.count == 1 else 's'} said at the table")
+
+
+def _command(service: Service, game_id: str, line: str) -> bool:
+    """Whether a line reads as a command or a move of the game."""
+    word = line.rstrip(".!?,;: ").lower()
+    if word in COMMANDS:
+        return True
+    try:
+        get(service.state_at(game_id)["game"]).parse(word)
+    except NotationError:
+        return False
+    return True

@@ -1,0 +1,240 @@
+"""Table talk: a seat's line in the players' chat (TableTalk), a spectator's line in
+the spectators' chat of a public game (SpectatorTalk), each one event through the
+unit of work; and the lines a viewer may read. A chat line is checked here, whatever
+way it came in (page, API, mail): one line of 1 to 500 printable characters, and a
+few lines a minute per seat (per game for the spectators)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from pbem.games import Game as Rules
+from pbem.games import get
+from pbem.store.events import Envelope, decode, timestamp
+from pbem.store.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
+from pbem.store.log import EVENTS
+
+from . import policy, queries, rows
+from .errors import BadRequest, Forbidden, TooMany
+from .unit import Context, Tx
+
+LONGEST = 500  # characters in a line, after trimming
+SEAT_PER_MINUTE = 6  # lines one seat may say in a minute
+SPECTATORS_PER_MINUTE = 20  # lines all the spectators of one game may say in a minute
+SHOWN = 200  # the latest lines a chat panel shows
+_BREAKS = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
+# Format characters other than the zero-width joiner of emoji sequences are refused:
+# bidirectional overrides and invisible characters make a line read as another.
+_JOINER = "\u200d"
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line as a viewer reads it: who said it (a seat's name, or a spectator's
+    given name), when, and the text (blanked where it names what the viewer may not
+    see)."""
+
+    seq: int
+    seat: int | None  # None: a spectator
+    name: str
+    text: str
+    at: str
+
+    def told(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "at": self.at,
+        }
+
+
+def checked_text(text: object) -> str:
+    """A chat line as stored: line breaks and tabs become one space, spaces at
+    either end are trimmed, the rest is NFC; refused (BadRequest, saying why) when
+    it is not text, is empty or longer than LONGEST, or holds a control, format
+    (bar the emoji joiner), surrogate or unassigned character."""
+    if not isinstance(text, str):
+        raise BadRequest("a chat line is text")
+    line = " ".join(_BREAKS.sub(" ", unicodedata.normalize("NFC", text)).split(" ")).strip()
+    line = re.sub(r" {2,}", " ", line)
+    for c in line:
+        kind = unicodedata.category(c)
+        if kind in ("Cc", "Cs", "Cn", "Co") or (kind == "Cf" and c != _JOINER):
+            raise BadRequest(
+                f"a chat line cannot hold the character U+{ord(c):04X}"
+                " (control, invisible or direction-changing characters are refused)"
+            )
+    if not line:
+        raise BadRequest("a chat line needs some text")
+    if len(line) > LONGEST:
+        raise BadRequest(f"a chat line is at most {LONGEST} characters; this one has {len(line)}")
+    return line
+
+
+def say(ctx: Context, game_id: str, token: str | None, text: object) -> Envelope:
+    """The seat of `token` says `text` at the table (see `Service.say`)."""
+    line = checked_text(text)
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        seats = rows.seats(tx.conn, game_id)
+        seat = ctx.seat_for(tx.conn, seats, token).seat
+        said = _said_lately(ctx, tx.conn, row.id, TableTalk, seat)
+        if said >= SEAT_PER_MINUTE:
+            raise TooMany(
+                f"at most {SEAT_PER_MINUTE} chat lines a minute: wait a moment and say it again"
+            )
+        rules = get(row.game)
+        state = ctx.state(tx.conn, rules, row)
+        event = ctx.record(tx, rules, TableTalk(seat, line), f"seat:{seat}", state)
+        policy.table_talk(tx, event.seq, seats, seat)
+        return event
+
+
+def spectator_says(ctx: Context, game_id: str, name: object, text: object) -> Envelope:
+    """A spectator, by the name they give, says `text` on a public game's watch page
+    (see `Service.spectator_says`)."""
+    line = checked_text(text)
+    given = _spectator_name(name)
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        if not row.public:
+            raise Forbidden("this game is private: only its players talk there")
+        said = _said_lately(ctx, tx.conn, row.id, SpectatorTalk, None)
+        if said >= SPECTATORS_PER_MINUTE:
+            raise TooMany("the spectators' chat of this game is busy: try again in a minute")
+        rules = get(row.game)
+        state = ctx.state(tx.conn, rules, row)
+        return ctx.record(tx, rules, SpectatorTalk(given, line), "spectator", state)
+
+
+def _spectator_name(name: object) -> str:
+    """A spectator's name as a player's is kept: no control or format characters,
+    no runs of spaces, 1 to 60 characters."""
+    if not isinstance(name, str):
+        raise BadRequest("a spectator gives a name to chat")
+    kept = "".join(c for c in " ".join(name.split()) if unicodedata.category(c)[0] != "C")
+    kept = " ".join(kept.split())
+    if not 1 <= len(kept) <= 60:
+        raise BadRequest("a spectator's name is 1 to 60 characters")
+    return kept
+
+
+def _said_lately(
+    ctx: Context,
+    conn: Connection,
+    game_id: str,
+    kind: type[TableTalk | SpectatorTalk],
+    seat: int | None,
+) -> int:
+    """How many lines of `kind` (by `seat`, for TableTalk) were said in the last minute."""
+    since = timestamp(ctx.clock() - timedelta(minutes=1))
+    lines = _lines(conn, game_id, kind, since)
+    return sum(1 for _, _, line in lines if seat is None or getattr(line, "seat", None) == seat)
+
+
+def _lines(
+    conn: Connection, game_id: str, kind: type[TableTalk | SpectatorTalk], since: str = ""
+) -> list[tuple[int, str, TableTalk | SpectatorTalk]]:
+    """The game's lines of `kind` said after `since` (a stored timestamp), oldest
+    first: seq, when, and the typed line. Only these rows are read, not the log."""
+    found = conn.execute(
+        select(EVENTS.c.seq, EVENTS.c.created_at, EVENTS.c.payload)
+        .where(
+            EVENTS.c.game_id == game_id,
+            EVENTS.c.type == kind.TYPE,
+            EVENTS.c.created_at > since,
+        )
+        .order_by(EVENTS.c.seq)
+    ).all()
+    lines = [(seq, at, decode(kind.TYPE, payload)) for seq, at, payload in found]
+    return [(seq, at, line) for seq, at, line in lines if isinstance(line, TALK_TYPES)]
+
+
+def table_talk(ctx: Context, game_id: str, viewer: int | None) -> list[ChatLine]:
+    """The players' chat as `viewer` (a seat, or None for a spectator) reads it: the
+    latest SHOWN lines, oldest first, each blanking what the viewer may not see."""
+    censor = queries.censor(ctx, game_id, viewer)
+    with ctx.reading() as conn:
+        ctx.row(conn, game_id)
+        names = {s.seat: s.name for s in rows.seats(conn, game_id)}
+        said = _lines(conn, game_id, TableTalk)
+    return [
+        ChatLine(seq, line.seat, names.get(line.seat, "?"), censor(line.text), at)
+        for seq, at, line in said[-SHOWN:]
+        if isinstance(line, TableTalk)
+    ]
+
+
+def spectator_talk(ctx: Context, game_id: str, viewer: int | None) -> list[ChatLine]:
+    """The spectators' chat: for spectators, and for the players once the game is
+    over (while it runs they never read it); the latest SHOWN lines, oldest first."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        if viewer is not None and row.status == "playing":
+            return []
+        said = _lines(conn, game_id, SpectatorTalk)
+    return [
+        ChatLine(seq, None, line.name, line.text, at)
+        for seq, at, line in said[-SHOWN:]
+        if isinstance(line, SpectatorTalk)
+    ]
+
+
+# -- the log file's "chat": the players' lines, each after the actions before it -----
+
+
+def exported(
+    ctx: Context, game_id: str, viewer: int | None, events: list[Envelope], moves: list[int]
+) -> list[dict[str, object]]:
+    """The players' chat for the log file: each line with its seat, its text (blanked
+    for the viewer as the pages blank it) and `after`, how many of the file's actions
+    came before it. The spectators' chat is not part of the game's record."""
+    censor = queries.censor(ctx, game_id, viewer)
+    return [
+        {
+            "after": sum(1 for seq in moves if seq < e.seq),
+            "seat": e.payload["seat"],
+            "text": censor(e.payload["text"]),
+        }
+        for e in events
+        if e.type == TableTalk.TYPE
+    ]
+
+
+def imported(given: object, seats: int, actions: int) -> dict[int, list[TableTalk]]:
+    """A log file's "chat" (optional: older files have none), checked line by line,
+    as the lines to store after each number of actions."""
+    if given is None:
+        return {}
+    if not isinstance(given, list):
+        raise BadRequest('the log\'s "chat" is a list of {"after", "seat", "text"} lines')
+    talk: dict[int, list[TableTalk]] = {}
+    for number, entry in enumerate(given, start=1):
+        entry = entry if isinstance(entry, dict) else {}
+        after, seat = entry.get("after"), entry.get("seat")
+        if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after <= actions:
+            raise BadRequest(f'chat line {number}: "after" is a number of actions, 0 to {actions}')
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
+            raise BadRequest(f'chat line {number}: "seat" is a seat, 1 to {seats}')
+        try:
+            text = checked_text(entry.get("text"))
+        except BadRequest as error:
+            raise BadRequest(f"chat line {number}: {error.message}") from None
+        talk.setdefault(after, []).append(TableTalk(seat, text))
+    return talk
+
+
+def record(
+    ctx: Context, tx: Tx, rules: Rules, lines: list[TableTalk], state: Any, actor: str
+) -> None:
+    """Store imported chat lines (no one is mailed: the game is new)."""
+    for line in lines:
+        ctx.record(tx, rules, line, actor, state)
