@@ -16,29 +16,31 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from typing import Any
 
-from jinja2 import (
-    BaseLoader,
-    ChoiceLoader,
-    Environment,
-    FileSystemLoader,
-    PrefixLoader,
-    StrictUndefined,
-    select_autoescape,
-)
 from sqlalchemy import Row
 
 from pbem import resources
 from pbem.config import Settings
 from pbem.games import GAMES
-from pbem.games.base import Mails, Plugin
 from pbem.service import Happened, Service
 from pbem.service.addresses import checked_address
+from pbem.service.dashboard import LINK_LIFE, sign_in_token
 from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
-from pbem.store.events import MOVE_TYPES, UndoDone
+from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
+from .pictures import Pictures
 from .replyto import reply_address
-from .writing import MAIL_POLICY, SMTP_POLICY, header_text, parsed
+from .templating import environment, mails_of
+from .wording import fit_72, time_left, when
+from .writing import (
+    MAIL_POLICY,
+    SMTP_POLICY,
+    chat_mail,
+    header_text,
+    parsed,
+    written,
+    written_address,
+)
 
 TEMPLATES = resources.TEMPLATES
 TURN_PLAYED = (*MOVE_TYPES, UndoDone)  # events that end a turn mail's turn
@@ -51,29 +53,6 @@ class UnknownMail(ValueError):
 
 
 __all__ = ["Composer", "Moot", "UnknownMail", "environment", "header_text", "mails_of"]
-
-
-def environment(auto_reload: bool = True) -> Environment:
-    """The mail templates: templates/mail/ for what every game's mails say, and each
-    game's templates/ folder under its name ("nim/mail/_turn.txt"). Without
-    `auto_reload` a template is read once per process (no look at its file per mail)."""
-    games: dict[str, BaseLoader] = {
-        name: FileSystemLoader(str(plugin.templates)) for name, plugin in GAMES.items()
-    }
-    return Environment(
-        loader=ChoiceLoader([FileSystemLoader(TEMPLATES), PrefixLoader(games)]),
-        autoescape=select_autoescape(["html"]),
-        undefined=StrictUndefined,
-        auto_reload=auto_reload,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
-def mails_of(plugin: Plugin) -> Mails:
-    """The game's part of the mails (its package's `mails` module)."""
-    mails: Mails = plugin.part("mails")
-    return mails
 
 
 Writer = Callable[["Composer", Row], tuple[str, dict[str, Any]]]
@@ -92,6 +71,7 @@ class Composer:
             for answer in (True, False)
         }
         self._kinds = {kind: parsed("X-Pbem-Kind", kind.value) for kind in Kind}
+        self.pictures = Pictures(service, settings.mail_domain)
 
     def message_id(self) -> str:
         return make_msgid(domain=self.settings.mail_domain)
@@ -114,25 +94,35 @@ class Composer:
             raise UnknownMail(f"no mail is written for {row.kind!r} rows")
         subject, context = write(self, row)
         message = EmailMessage(policy=MAIL_POLICY)
-        message["Subject"] = header_text(subject)
+        # The headers written per mail go as they are on the wire (see writing.Written).
+        message["Subject"] = written("Subject", header_text(subject))
         message["From"] = self._from
         to = checked_address(row.address)
-        message["To"] = Address(header_text(context.get("name", "")), addr_spec=to)
-        message["Date"] = format_datetime(self.service.clock())
-        message["Message-ID"] = row.delivery_id
+        message["To"] = written_address("To", header_text(context.get("name", "")), to)
+        message["Date"] = written("Date", format_datetime(self.service.clock()))
+        message["Message-ID"] = written("Message-ID", header_text(row.delivery_id))
         if row.game_id is not None:
             seat = context.get("seat", row.seat)
             thread = f"<game-{row.game_id}-seat-{seat}@{self.settings.mail_domain}>"
             answered = header_text(context.get("in_reply_to") or "")
-            message["In-Reply-To"] = answered or thread
-            message["References"] = f"{thread} {answered}" if answered else thread
+            message["In-Reply-To"] = written("In-Reply-To", answered or thread)
+            references = f"{thread} {answered}" if answered else thread
+            message["References"] = written("References", references)
             if "reply_to" in context:
-                message["Reply-To"] = Address("Mall by mail", addr_spec=context["reply_to"])
+                reply_to = context["reply_to"]  # our own signed address
+                message["Reply-To"] = written_address("Reply-To", "Mall by mail", reply_to)
         message["Auto-Submitted"] = self._auto[kind is Kind.ANSWER]
         message["X-Pbem-Kind"] = self._kinds[kind]
-        message.set_content(self.templates.get_template(f"mail/{kind}.txt").render(context))
+        text = self.templates.get_template(f"mail/{kind}.txt").render(context)
+        message.set_content(fit_72(text))
         html = self.templates.get_template(f"mail/{kind}.html").render(context)
         message.add_alternative(html, subtype="html")
+        picture = context.get("picture")
+        if picture is not None:  # the HTML part and its image: multipart/related
+            html_part = message.get_body(("html",))
+            assert html_part is not None  # added just above
+            html_part.make_related()
+            html_part.attach(picture["part"])
         return message
 
     # -- what each mail says --------------------------------------------------------
@@ -194,19 +184,21 @@ class Composer:
         if context["doc"]["turn"] != row.seat or self._played_since(row, context["doc"]):
             raise Moot("the turn was played before this mail went")
         context.update(self._turn(row, context))
+        context["picture"] = self.pictures.of(row.game_id, context["doc"]["seq"])
         round_number = context["doc"]["round"]
-        return f"Your turn in {context['title']} {row.game_id} (round {round_number})", context
+        subject = f"Your turn in {context['title']} {row.game_id} (round {round_number})"
+        if context["deadline"]:
+            subject += f" — answer by {context['deadline']['by']}"
+        return subject, context
 
     def _reminder(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
-        if context["doc"]["seq"] != row.seq or context["doc"]["turn"] != row.seat:
+        if context["doc"]["turn"] != row.seat or self._played_since(row, context["doc"]):
             raise Moot("the turn was played before the reminder went")
         context.update(self._turn(row, context), hours=row.payload["hours"])
-        return (
-            f"Reminder: your turn in {context['title']} {row.game_id} ends in"
-            f" {row.payload['hours']:g} hours",
-            context,
-        )
+        deadline = context["deadline"]
+        left = deadline["left"] if deadline else f"{row.payload['hours']:g} hours"
+        return f"Reminder: {left} left for your turn in {context['title']} {row.game_id}", context
 
     def _history(self, row: Row, seat: int | None) -> list[Happened]:
         """The game's events `seat` may be told of, each sentence blanking what it
@@ -227,12 +219,30 @@ class Composer:
         position as text, and every legal action with what it would do."""
         events = self._history(row, row.seat)
         mine = [e.seq for e in events if e.seat == row.seat and isinstance(e.event, TURN_ENDED)]
-        since = [e for e in events if e.seq > (mine[-1] if mine else 1)]
+        last = mine[-1] if mine else 1
+        since = [e for e in events if e.seq > last]
+        # the rounds closed since the last turn mail: by the seat's own last move too
+        closed = [e for e in events if e.seq >= last and e.closes_round]
+        scored = None
+        if closed:  # the scores of the last round closed since: no round mail of its own
+            at = self.service.state_at(row.game_id, closed[-1].seq, row.seat)
+            scored = {"round": closed[-1].round, "table": self._standings(at)}
         return {
             "since": since,
+            "scored": scored,
+            "deadline": self._deadline(row.game_id, row.seat),
             "position": self.service.describe(row.game_id, seat=row.seat),
             "options": self.service.turn_options(row.game_id, row.seat),
         }
+
+    def _deadline(self, game_id: str, seat: int) -> dict[str, str] | None:
+        """When the seat's turn ends ("Tue 3 Dec 14:00 UTC") and how long is left
+        ("2 days 4 hours"), or None when the game has no deadline."""
+        at = self.service.seat_settings(game_id, seat)["deadline"]
+        if not at:
+            return None
+        due = parse_timestamp(at)
+        return {"by": when(due), "left": time_left(due - self.service.clock())}
 
     def _standings(self, doc: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The players of a state document, best first (the game's standings order)."""
@@ -245,9 +255,8 @@ class Composer:
         scored = self.service.state_at(row.game_id, row.seq, row.seat)
         context["scored"] = self._standings(scored)
         context["round"] = number
-        context["played"] = [
-            e for e in self._history(row, row.seat) if e.round == number and e.seat
-        ]
+        played = [e for e in self._history(row, row.seat) if e.round == number and e.seat]
+        context["played"] = played
         return f"{context['title']} {row.game_id}: round {number} scored", context
 
     def _game_over(self, row: Row) -> tuple[str, dict[str, Any]]:
@@ -260,7 +269,7 @@ class Composer:
     def _timed_out(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         events = self._history(row, row.seat if context["held"] else None)
-        context["played"] = next(e.text for e in events if e.seq == row.seq)
+        context["played"] = next(e for e in events if e.seq == row.seq).text
         bot_now = next(s for s in context["links"] if s.seat == row.seat)
         context["bot_now"] = bool(row.payload.get("replaced")) or bot_now.token is None
         title = context["title"]
@@ -297,6 +306,13 @@ class Composer:
     def _my_games(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._games(row)
         return f"Your games of {context['titles']}", context
+
+    def _sign_in(self, row: Row) -> tuple[str, dict[str, Any]]:
+        context = self._games(row)
+        token = sign_in_token(self.settings.signing_key(), row.payload["nonce"])
+        context["sign_in"] = f"{self.settings.base_url.rstrip('/')}/my-games/sign-in/{token}"
+        context["minutes"] = int(LINK_LIFE.total_seconds() // 60)
+        return f"Sign in to your games of {context['titles']}", context
 
     def _digest(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._games(row)
@@ -347,13 +363,15 @@ WRITERS: dict[Kind, Writer] = {
     Kind.DIGEST: Composer._digest,
     Kind.ANSWER: Composer._answer,
     Kind.MY_GAMES: Composer._my_games,
+    Kind.CHAT: chat_mail,
+    Kind.SIGN_IN: Composer._sign_in,
 }
 
 
 # The game's own partials each kind's templates include ("<game>/mail/<partial>"):
 # every game has them (a test reads the templates to keep this true).
 GAME_PARTIALS: dict[Kind, tuple[str, ...]] = {
-    Kind.YOUR_TURN: ("_turn",),
+    Kind.YOUR_TURN: ("_turn", "_standings"),
     Kind.REMINDER: ("_turn",),
     Kind.ROUND_SCORED: ("_standings",),
     Kind.GAME_OVER: ("_game_over",),

@@ -1,14 +1,19 @@
 """How this server writes its mails out: the mail policy (the standard one, with the
-headers that repeat from mail to mail parsed and folded once) and the clean text a
-header may carry (no line breaks or control characters, a bounded length)."""
+headers that repeat from mail to mail parsed and folded once, and the ones written
+per mail set as they go on the wire, parsed only when read back) and the clean text
+a header may carry (no line breaks or control characters, a bounded length)."""
 
 from __future__ import annotations
 
 import unicodedata
+from email.header import Header
 from email.policy import EmailPolicy
 from email.policy import default as default_policy
+from email.utils import formataddr
 from functools import lru_cache
 from typing import Any
+
+from pbem.service.notices import Moot
 
 HEADER_TEXT_LIMIT = 200
 
@@ -20,15 +25,51 @@ class _MailPolicy(EmailPolicy):
     and parsing and folding headers is most of the cost of writing a mail."""
 
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
+        if isinstance(value, Written):
+            return name, value
         if name.lower() in _REPEATED and type(value) is str:
             return name, parsed(name, value)
         return super().header_store_parse(name, value)
 
+    def fold(self, name: str, value: Any) -> str:
+        if isinstance(value, Written):
+            return f"{name}: {value.replace(chr(10), self.linesep)}{self.linesep}"
+        folded: str = super().fold(name, value)
+        return folded
+
     def fold_binary(self, name: str, value: Any) -> bytes:
+        if isinstance(value, Written):
+            return self.fold(name, value).encode("ascii")
         if name.lower() in _REPEATED:
             return _folded(self, name, str(value))
         folded: bytes = super().fold_binary(name, value)
         return folded
+
+
+class Written(str):
+    """A header's value as it goes on the wire (ASCII: encoded words for other
+    text, folded with "\n "): set on a mail as it is, and parsed only when read
+    back (most mails' headers never are)."""
+
+
+def written(name: str, text: str, *, encoded: bool = False) -> Written:
+    """Clean header text (see header_text) as the header `name` carries it; when
+    `encoded`, text that is ASCII already (its encoded words stand)."""
+    if "\r" in text or "\n" in text:
+        raise ValueError(f"a {name} header is one line")
+    # what only looks like an encoded word is encoded too, so that it reads back as written
+    plain = text.isascii() and (encoded or "=?" not in text)
+    charset = "us-ascii" if plain else "utf-8"
+    return Written(Header(text, charset, header_name=name).encode(linesep="\n"))
+
+
+def written_address(name: str, display_name: str, address: str) -> Written:
+    """An address header: a checked address and a clean display name."""
+    if not address.isascii() or any(c in address for c in "\r\n<>, "):
+        raise ValueError(f"{address!r} cannot be written in a {name} header")
+    if "=?" in display_name:  # it would read back as an encoded word: make it one
+        display_name = Header(display_name, "utf-8").encode()
+    return written(name, formataddr((display_name, address), charset="utf-8"), encoded=True)
 
 
 _REPEATED = frozenset(
@@ -58,3 +99,24 @@ def header_text(text: str) -> str:
         " " if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") else c for c in str(text)
     )
     return " ".join(kept.split())[:HEADER_TEXT_LIMIT]
+
+
+# -- the chat mail (its line in compose.WRITERS) ---------------------------------------
+
+
+def chat_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
+    """The table talk since the row's first line (a chat row starts at the line that
+    made it and carries the lines said while it waited), as its reader may read it:
+    names, "you", and what is hidden from them blanked. Moot when none is left."""
+    context: dict[str, Any] = composer._game(row)
+    lines = [
+        line for line in composer.service.table_talk(row.game_id, row.seat) if line.seq >= row.seq
+    ]
+    if not any(line.seat != row.seat for line in lines):
+        raise Moot("no one else has said anything since")
+    context["lines"] = [
+        {"who": "You" if line.seat == row.seat else line.name, "text": line.text} for line in lines
+    ]
+    others = list(dict.fromkeys(line.name for line in lines if line.seat != row.seat))
+    said = " and ".join(others)
+    return f"{context['title']} {row.game_id}: {said} said something at the table", context

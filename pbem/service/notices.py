@@ -27,6 +27,8 @@ class Kind(StrEnum):
     DIGEST = "digest"
     ANSWER = "answer"
     MY_GAMES = "my_games"
+    SIGN_IN = "sign_in"
+    CHAT = "chat"  # table talk since the seat's last chat mail, a few minutes gathered
 
 
 ALWAYS = frozenset({Kind.INVITATION, Kind.GAME_OVER})  # sent whatever the preference

@@ -1,17 +1,30 @@
 """The notification policy: who is told what, and when. Each command calls the one
 function here for what it did; this module writes the notices as outbox rows
 (channel-neutral facts: a kind of `Kind`, the game, the seat, a few facts), as a
-seat's person wants them (every one, held for the daily digest, or none but those
-that always go). Where a seat is reached — today its e-mail address — is decided
-here and nowhere else."""
+seat's person wants them per topic, turns, rounds and the rest (every one, held for
+the daily digest, or none but those that always go). A round's scores go in the
+next turn mail of whoever gets turn mails, and on their own only to the others.
+Where a seat is reached — today its e-mail address — is decided here and nowhere
+else."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
+
+from sqlalchemy import select
 
 from pbem.games import Game as Rules
 from pbem.store import log
-from pbem.store.events import GameCreated, Holder, Player, SeatReplaced
+from pbem.store.events import (
+    GameCreated,
+    Holder,
+    Player,
+    SeatReplaced,
+    mail_choices,
+    parse_timestamp,
+    timestamp,
+)
 
 from . import rows
 from .errors import SeatLink
@@ -54,8 +67,11 @@ def moved(tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, afte
             notice(tx, seq, Kind.GAME_OVER, None, former.pop("email"), former)
         return
     if rules.round(after) > rules.round(before):
+        # A seat that gets its turn mails as they come reads the round's scores in
+        # its next one; only the others are sent the round on its own.
         for seat in seats:
-            to_seat(tx, seq, Kind.ROUND_SCORED, seat, {"round": rules.round(before)})
+            if choice(seat, Kind.YOUR_TURN) != "every":
+                to_seat(tx, seq, Kind.ROUND_SCORED, seat, {"round": rules.round(before)})
     for seat in seats:
         if seat.seat == to_move:
             to_seat(tx, seq, Kind.YOUR_TURN, seat, {})
@@ -110,6 +126,38 @@ def undo_done(tx: Tx, seq: int, seats: list[Record], to_move: int | None) -> Non
         to_seat(tx, seq, Kind.YOUR_TURN, seats[to_move - 1], {"after_undo": True})
 
 
+CHAT_GATHERS = timedelta(minutes=3)  # a chat mail waits this long for more lines
+
+
+def table_talk(tx: Tx, seq: int, seats: list[Record], speaker: int) -> None:
+    """Every other person at the table is told of a chat line, as their preference
+    has it, in one mail per few minutes: the first line waits CHAT_GATHERS for
+    more, and lines said meanwhile ride in that mail (its row starts at the first
+    line it carries). Bots are told nothing."""
+    due = timestamp(parse_timestamp(tx.time()) + CHAT_GATHERS)
+    for seat in seats:
+        address, chosen = address_of(seat), choice(seat, Kind.CHAT)
+        if seat.seat == speaker or address is None or chosen not in ("every", "digest"):
+            continue
+        waiting = tx.conn.execute(
+            select(rows.OUTBOX.c.id).where(
+                rows.OUTBOX.c.game_id == tx.game_id,
+                rows.OUTBOX.c.seat == seat.seat,
+                rows.OUTBOX.c.kind == Kind.CHAT.value,
+                rows.OUTBOX.c.status.in_(("pending", "held")),
+                rows.OUTBOX.c.attempts == 0,
+            )
+        ).first()
+        if waiting is not None:
+            continue
+        payload = {"holder": seat.token_sha256}
+        row = rows.new_mail(tx.game_id, seq, Kind.CHAT, seat.seat, address, payload, tx.time())
+        status = "pending" if chosen == "every" else "held"
+        # written here, not in tx.mails: those go to a worker at once; this one
+        # waits for the sweep to find it due
+        rows.add_mails(tx.conn, [{**row, "status": status, "next_attempt_at": due}])
+
+
 # -- writing the rows -----------------------------------------------------------------
 
 
@@ -130,16 +178,26 @@ def notice(
     tx.mails.append({**row, "status": status})
 
 
+# The topic of the seat's mail preference each kind of optional notice falls under.
+TOPICS = {Kind.YOUR_TURN: "turn", Kind.REMINDER: "turn", Kind.ROUND_SCORED: "round"}
+
+
+def choice(seat: Record, kind: Kind) -> str:
+    """What the seat's person chose for notices of `kind`: every one, a digest, none."""
+    return mail_choices(seat.mail or "every")[TOPICS.get(kind, "other")]
+
+
 def to_seat(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any]) -> None:
-    """A notice to a seat's person, as their preference has it: every turn's,
-    turn notices held for the daily digest, or none but those that always go."""
+    """A notice to a seat's person, as their preference for its topic has it: each
+    one, held for the daily digest, or none but those that always go."""
     address = address_of(seat)
     if address is None:
         return
     payload = {**payload, "holder": seat.token_sha256}
-    if kind in ALWAYS or seat.mail == "every":
+    chosen = choice(seat, kind)
+    if kind in ALWAYS or chosen == "every":
         notice(tx, seq, kind, seat.seat, address, payload)
-    elif seat.mail == "digest":
+    elif chosen == "digest":
         notice(tx, seq, kind, seat.seat, address, payload, status="held")
 
 
@@ -152,7 +210,7 @@ def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
     now = {s.email.lower() for s in seats if s.email and not is_bot(s)}
     current = {s.seat: None if is_bot(s) else s.token_sha256 for s in seats}
     held: list[tuple[int, Player | Holder]] = []
-    for envelope in log.events(tx.conn, tx.game_id):
+    for envelope in log.of_kinds(tx.conn, tx.game_id, (GameCreated, SeatReplaced)):
         event = envelope.event
         if isinstance(event, GameCreated):
             held += [(p.seat, p) for p in event.players if p.controller == "human"]

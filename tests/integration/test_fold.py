@@ -60,7 +60,7 @@ LOG = [
     UndoAnswered(seat=1, request=6, agree=True),  # 7
     UndoAnswered(seat=3, request=6, agree=True),  # 8
     UndoDone(back_to=2, asked_by=2, agreed=(1, 3)),  # 9: pile 19 again, seat 2 to move
-    MailPreferenceChanged(seat=3, mail="digest"),  # 10
+    MailPreferenceChanged(seat=3, mail="digest", turn="digest", round="digest"),  # 10
     ActionTaken(2, {"type": "take", "count": 3}),  # 11: pile 16
 ]
 PILES = [20, 19, 17, 14, 13, 13, 13, 13, 19, 19, 16]  # after seq 1..11
@@ -183,7 +183,7 @@ def test_the_walk_passes_an_unreadable_event_that_moves_nothing_but_not_such_a_m
         log.append(conn, GAME, (head.seq, head.hash), "ActionTaken", bad, "t", at)
         with pytest.raises(EventError, match=r"^game foldgame seq 4: a ActionTaken v2 payload"):
             walk(conn)
-        with pytest.raises(EventError, match=r"seq 2: a MailPreferenceChanged v1 .*colour"):
+        with pytest.raises(EventError, match=r"seq 2: a MailPreferenceChanged v2 .*colour"):
             _ = log.events(conn, GAME)[1].event
 
 

@@ -50,7 +50,9 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     )
     assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 3
     first, second, turn = caught(folder)
-    assert turn["Subject"] == f"Your turn in Mall {created.game_id} (round 1)"
+    assert turn["Subject"] == (
+        f"Your turn in Mall {created.game_id} (round 1) — answer by Wed 4 Nov 12:00 UTC"
+    )
     assert first["Subject"] == f"You are invited to a game of Mall ({created.game_id})"
     assert first["To"].addresses[0].display_name == "Zoë Ångström"
     assert first["To"].addresses[0].addr_spec == "zoe@example.com"
@@ -119,6 +121,6 @@ def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
     client = app.test_client()
     listing = client.get("/dev/mail").get_data(as_text=True)
     assert "ann@example.com" in listing and "You are invited to a game of Mall" in listing
-    newest, oldest = client.get("/dev/mail/0"), client.get("/dev/mail/1")
+    newest, oldest = client.get("/dev/mail/2"), client.get("/dev/mail/1")  # the oldest is 1
     assert "Your legal actions" in newest.get_data(as_text=True)  # the first turn's mail
     assert "Your personal link" in oldest.get_data(as_text=True)  # the invitation

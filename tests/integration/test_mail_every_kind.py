@@ -130,6 +130,13 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
         Kind.DIGEST: writer.compose(
             Kind.DIGEST, None, "ann@example.com", {"seats": [[game_id, 1]]}, game=False
         ),
+        Kind.SIGN_IN: writer.compose(
+            Kind.SIGN_IN,
+            None,
+            "ann@example.com",
+            {"nonce": "0123456789abcdef", "seats": [[game_id, 1]]},
+            game=False,
+        ),
     }
     assert f"a game of {title}, {mails_of(GAMES[game]).TAGLINE}, as seat 2" in _text(
         written[Kind.INVITATION]
@@ -141,6 +148,8 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
         Kind.ROUND_SCORED, 1, "ann@example.com", {"round": 1}, seq=3
     )
     written[Kind.GAME_OVER] = writer.compose(Kind.GAME_OVER, 1, "ann@example.com", {})
+    talk = service.say(game_id, tokens[1], "good game <b>")
+    written[Kind.CHAT] = writer.compose(Kind.CHAT, 2, "ben@example.com", {}, seq=talk.seq)
 
     assert set(written) == set(Kind)
     for kind, message in written.items():
@@ -148,14 +157,18 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
         text = _text(message)
         if game == "nim":
             assert "mall" not in _without_brand(text).lower(), kind
-        if kind not in (Kind.MY_GAMES, Kind.DIGEST, Kind.INVITATION, Kind.ANSWER):
+        if kind not in (Kind.MY_GAMES, Kind.SIGN_IN, Kind.DIGEST, Kind.INVITATION, Kind.ANSWER):
             assert f"{title} {game_id}" in message["Subject"] or kind in (
                 Kind.YOUR_TURN,
                 Kind.REMINDER,
             ), kind
-    assert written[Kind.YOUR_TURN]["Subject"] == f"Your turn in {title} {game_id} (round 1)"
+    assert written[Kind.YOUR_TURN]["Subject"] == (
+        f"Your turn in {title} {game_id} (round 1) — answer by Tue 3 Nov 12:00 UTC"
+    )
     assert written[Kind.MY_GAMES]["Subject"] == f"Your games of {title}"
     assert written[Kind.DIGEST]["Subject"] == f"Your daily {title} digest"
+    assert written[Kind.SIGN_IN]["Subject"] == f"Sign in to your games of {title}"
+    assert "/my-games/sign-in/0123456789abcdef." in _text(written[Kind.SIGN_IN])
     names = {1: "Ann", 2: "Ben"}
     winners = [names[seat] for seat in service.state_at(game_id)["winners"]]
     said = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}."

@@ -283,8 +283,7 @@ def test_a_server_from_the_wheel_plays_a_game_against_a_bot_to_the_end(server):
     assert mailbox.kinds() == [
         ("invitation", "ann@example.com"),
         ("your_turn", "ann@example.com"),
-        ("round_scored", "ann@example.com"),
-        ("your_turn", "ann@example.com"),
+        ("your_turn", "ann@example.com"),  # with the first round's scores in it
         ("game_over", "ann@example.com"),
     ]
     invitation = mailbox.messages[0].get_body(("plain",)).get_content()

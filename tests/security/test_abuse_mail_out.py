@@ -242,12 +242,9 @@ def test_after_an_outage_no_turn_mail_for_a_played_turn_goes_and_each_persons_ma
     clock.advance(minutes=1, seconds=1)
     send(outbox, composer, server)
     kinds = [(m["X-Pbem-Kind"], m["Subject"]) for m in server.to("ann@example.com")]
-    assert [k for k, _ in kinds] == ["invitation", "round_scored", "your_turn"]
-    assert [k for k, _ in kinds if k == "your_turn"] == ["your_turn"]
-    assert [m["X-Pbem-Kind"] for m in server.to("ben@example.com")] == [
-        "invitation",
-        "round_scored",
-    ]
+    # the round's scores ride in Ann's turn mail; Ben's next turn mail will carry them
+    assert [k for k, _ in kinds] == ["invitation", "your_turn"]
+    assert [m["X-Pbem-Kind"] for m in server.to("ben@example.com")] == ["invitation"]
     skipped = [(r.kind, r.seq) for r in outbox_rows(service) if r.status == "skipped"]
     assert sorted(skipped) == [("your_turn", 1), ("your_turn", 2)]
 
@@ -303,9 +300,12 @@ def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):
     state = service.state_at(game)
     service.submit_action(game, token(created, 1), service.legal(game, 1)[0], state["seq"])
     service.take_vacation(game, token(created, 1), 1)
+    service.set_mail_preference(game, token(created, 2), "none")  # its chat row is written here
+    service.say(game, token(created, 1), "hello")
     seq = service.state_at(game)["seq"]
     answer = {"lines": ["ok"], "ignored": [], "in_reply_to": "", "subject": "hi"}
     mails = [
+        ("chat", 2, {}),
         ("invitation", 2, {}),
         ("your_turn", 2, {}),
         ("reminder", 2, {"hours": 24}),
@@ -319,7 +319,7 @@ def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):
     ]
     kinds = {k for k, _, _ in mails}
     written = {p.stem for p in (TEMPLATES / "mail").glob("*.txt") if not p.stem.startswith("_")}
-    assert kinds | {"my_games", "digest"} == written  # every kind of mail is tried here
+    assert kinds | {"my_games", "digest", "sign_in"} == written  # every kind is tried here
     clock.advance(hours=5)
     expected = format_datetime(clock())
     for kind, seat, payload in mails:
@@ -327,8 +327,8 @@ def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):
         at = None if kind == "vacation" else seq  # the vacation's own mail is written
         message = _compose(service, composer, outbox, clock, game, at, kind, seat, to, payload)
         assert message["Date"] == expected, kind
-    for kind in ("my_games", "digest"):
-        payload = {"seats": [[game, 1]]}
+    for kind in ("my_games", "digest", "sign_in"):
+        payload = {"seats": [[game, 1]], "nonce": "0123456789abcdef"}
         message = _compose(
             service, composer, outbox, clock, None, None, kind, None, "ann@example.com", payload
         )
@@ -348,7 +348,7 @@ def test_the_dev_mail_pages_show_each_mails_date(web, clock, tmp_path):
     client = app.test_client()
     date = format_datetime(clock())
     assert date in client.get("/dev/mail").get_data(as_text=True)
-    assert date in client.get("/dev/mail/0").get_data(as_text=True)
+    assert date in client.get("/dev/mail/1").get_data(as_text=True)
 
 
 # -- 12. events as sentences; private ones stay private -------------------------------
@@ -381,7 +381,7 @@ def test_a_players_mail_preference_is_never_shown_to_others(service, outbox, com
     (turn,) = [m for m in server.to("ben@example.com") if m["X-Pbem-Kind"] == "your_turn"]
     text = text_of(turn)
     assert "VacationStarted" not in text and "MailPreferenceChanged" not in text
-    assert "seat 1 is on vacation until" in text and "mail preference" not in text
+    assert "Ann is on vacation until" in text and "mail preference" not in text
 
 
 # -- whatever goes in, every row ends well and the others still go --------------------
@@ -444,6 +444,6 @@ def test_the_game_page_log_shows_a_mail_preference_only_to_its_own_seat(web):
         assert client.get(f"/g/{game}/{token(created, seat)}").status_code == 302
         pages[seat] = client.get(f"/g/{game}").get_data(as_text=True)
     pages[None] = app.test_client().get(f"/g/{game}/watch").get_data(as_text=True)
-    assert "seat 1 chose one digest a day" in pages[1]
+    assert "You chose one digest a day" in pages[1]
     for seat in (2, None):
-        assert "seat 1 chose" not in pages[seat] and "MailPreferenceChanged" not in pages[seat]
+        assert "chose one digest" not in pages[seat] and "MailPreferenceChanged" not in pages[seat]

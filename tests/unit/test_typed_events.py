@@ -107,11 +107,18 @@ PAYLOADS = {
     ),
     "UndoLapsed": st.fixed_dictionaries({"seat": seats, "request": seqs, "reason": words}),
     "MailPreferenceChanged": st.fixed_dictionaries(
-        {"seat": seats, "mail": st.sampled_from(["every", "digest", "none"])}
+        {
+            "seat": seats,
+            "mail": st.sampled_from(["every", "digest", "none"]),
+            "turn": st.sampled_from(["every", "digest", "none"]),
+            "round": st.sampled_from(["every", "digest", "none"]),
+        }
     ),
     "VacationStarted": st.fixed_dictionaries(
         {"seat": seats, "days": st.integers(1, 60), "until": words}
     ),
+    "TableTalk": st.fixed_dictionaries({"seat": seats, "text": st.text(max_size=500)}),
+    "SpectatorTalk": st.fixed_dictionaries({"name": words, "text": st.text(max_size=500)}),
 }
 
 

@@ -1,8 +1,20 @@
-"""The mall's part of the mails: its notation help and the words the game-neutral
-mails take from it; its partials (the turn block, the standings with every balloon,
-what the end shows) are in templates/mail/."""
+"""The mall's part of the mails: its notation help, the words the game-neutral
+mails take from it, and the picture of the malls a turn mail shows; its partials
+(the turn block, the standings with every balloon, what the end shows) are in
+templates/mail/."""
 
 from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from html import escape
+from typing import Any
+
+from .content import load
+from .document import mall_of
+from .svg_mall import mall_svg
 
 PARTIALS = ("_turn", "_standings", "_game_over")
 TAGLINE = "the mall-building tile game"
@@ -15,3 +27,71 @@ HELP = (
     "  dock GD2 at 2       build a docking bay",
     "  pass                only when nothing else is legal",
 )
+
+CONTENT = load()
+PICTURE_ALT = "The malls as they stand (the position in words is in this mail's text part)"
+PICTURE_WIDTH = 560  # CSS pixels at most; drawn at twice that, for sharp screens
+PICTURE_CELL = 24  # CSS pixels a cell of the mall
+GAP = 12  # CSS pixels between two malls
+NAME_HEIGHT = 20  # CSS pixels above each mall for its player's name
+_VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
+
+
+def picture(doc: Mapping[str, Any]) -> str | None:
+    """Every player's mall, one under the other, as one SVG document: the same
+    drawing the game page shows, of its public parts only (tiles and customers:
+    no secret, whoever's view `doc` is). The same malls are drawn once."""
+    malls = [
+        {"name": p["name"], "tiles": p["tiles"], "customers": p["customers"]}
+        for p in doc["players"]
+    ]
+    return _picture(json.dumps(malls, sort_keys=True)) if malls else None
+
+
+@lru_cache(maxsize=256)
+def _picture(malls_json: str) -> str | None:
+    """The malls side by side at PICTURE_CELL pixels a cell, each under its
+    player's name, in rows at most PICTURE_WIDTH wide (a mall wider than that is
+    shrunk to fit)."""
+    placed: list[str] = []
+    x = y = row_height = width = 0.0
+    for number, mall in enumerate(json.loads(malls_json), start=1):
+        svg = mall_svg(
+            mall_of(mall, CONTENT),
+            label=f"{mall['name']}'s mall",
+            id_prefix=f"mail-mall{number}",
+            margins=(1, 1),  # a column each side and a floor above: less empty grid
+        )
+        found = _VIEWBOX.search(svg)
+        if found is None:
+            return None
+        scale = min(PICTURE_CELL / 48, PICTURE_WIDTH / float(found[1]))
+        w, h = float(found[1]) * scale, float(found[2]) * scale
+        if x and x + w > PICTURE_WIDTH:  # the next row
+            x, y, row_height = 0.0, y + row_height + GAP, 0.0
+        place = f' x="{x:g}" y="{y + NAME_HEIGHT:g}" width="{w:g}" height="{h:g}"'
+        placed.append(
+            f'<text x="{x + 4:g}" y="{y + NAME_HEIGHT - 5:g}" font-size="12" font-weight="bold"'
+            f' font-family="sans-serif" fill="#222222">{escape(_fit(mall["name"], w))}</text>'
+        )
+        placed.append(_without_root_xmlns(svg.replace(' width="100%"', place, 1)))
+        h += NAME_HEIGHT
+        x += w + GAP
+        row_height = max(row_height, h)
+        width = max(width, x - GAP)
+    height = y + row_height
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}"'
+        f' viewBox="0 0 {width:g} {height:g}">'
+        f'<rect width="100%" height="100%" fill="#ffffff"/>{"".join(placed)}</svg>'
+    )
+
+
+def _fit(name: str, width: float) -> str:
+    """The name, cut short (with an ellipsis) to what fits `width` pixels at 12 px."""
+    most = max(int(width / 8), 4)
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
+def _without_root_xmlns(svg: str) -> str:
+    return svg.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1)

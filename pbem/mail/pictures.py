@@ -1,0 +1,93 @@
+"""The picture a turn mail shows: the game's own drawing (its mails part's `picture`)
+of what everyone may see, made a PNG once per game and moment for all its readers."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Callable
+from email.message import MIMEPart
+from typing import Any
+
+from pbem.games import GAMES
+from pbem.service import Service
+
+from .writing import MAIL_POLICY
+
+PICTURES_KEPT = 64  # the games' latest pictures kept, drawn once each
+log = logging.getLogger(__name__)
+
+
+def _rasteriser() -> Callable[..., bytes] | None:
+    """cairosvg's svg2png, or None where the system's cairo library is missing: then
+    turn mails go without their picture (the text and HTML say it all) and the
+    log says why, once."""
+    try:
+        import cairosvg  # type: ignore[import-untyped]
+    except (ImportError, OSError) as error:
+        log.warning("turn mails go without a picture: cairosvg cannot load (%s)", error)
+        return None
+    svg2png: Callable[..., bytes] = cairosvg.svg2png
+    return svg2png
+
+
+class Pictures:
+    def __init__(self, service: Service, mail_domain: str) -> None:
+        self.service = service
+        self.mail_domain = mail_domain
+        self._drawn: dict[tuple[str, int], dict[str, Any] | None] = {}
+        self._png_of: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()  # a worker's threads share one composer
+        self._drawing = threading.Lock()
+        self._svg2png = _rasteriser()
+
+    def of(self, game_id: str, seq: int) -> dict[str, Any] | None:
+        """The game's picture at `seq`: a PNG (`png`), its Content-ID (`cid`), its
+        mail part (`part`) and words for it (`alt`); None for a game that draws
+        none. Drawn from what a spectator sees, so that no one's hidden parts are
+        ever in it."""
+        key = (game_id, seq)
+        if key in self._drawn:
+            return self._drawn[key]
+        if self._svg2png is None:
+            return None
+        # two threads may both draw it: the same picture
+        doc = self.service.state_at(game_id, seq)
+        mails = GAMES[doc["game"]].part("mails")
+        draw = getattr(mails, "picture", None)
+        svg = draw(doc) if draw is not None else None
+        drawn = None
+        if svg is not None:
+            alt = getattr(mails, "PICTURE_ALT", "The game as it stands")
+            drawn = {**self._png(svg), "alt": alt}
+        with self._lock:
+            while len(self._drawn) >= PICTURES_KEPT:
+                self._drawn.pop(next(iter(self._drawn)))
+            self._drawn[key] = drawn
+        return drawn
+
+    def _png(self, svg: str) -> dict[str, Any]:
+        """The drawing as a PNG at twice its size (sharp on phones), its Content-ID
+        (named by what it shows) and its mail part, made once for every game that
+        looks the same (new games all do): one thread draws it, the others wait."""
+        with self._drawing:
+            found = self._png_of.get(svg)
+            if found is None:
+                assert self._svg2png is not None
+                png = self._svg2png(bytestring=svg.encode("utf-8"), scale=2)
+                cid = f"picture-{hashlib.sha256(png).hexdigest()[:24]}@{self.mail_domain}"
+                width = int.from_bytes(png[16:20], "big") // 2  # the PNG's IHDR: CSS pixels
+                found = {"png": png, "cid": cid, "width": width, "part": _image_part(png, cid)}
+                while len(self._png_of) >= PICTURES_KEPT:
+                    self._png_of.pop(next(iter(self._png_of)))
+                self._png_of[svg] = found
+            return found
+
+
+def _image_part(png: bytes, cid: str) -> MIMEPart:
+    """The picture as the inline part of a mail, written out once for all its mails
+    (a part is only read when a mail is written out)."""
+    part = MIMEPart(policy=MAIL_POLICY)
+    part.set_content(png, "image", "png", disposition="inline", cid=f"<{cid}>")
+    return part

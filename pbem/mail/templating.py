@@ -1,0 +1,43 @@
+"""The mail templates: templates/mail/ for what every game's mails say, each game's
+own partials under its name, and each game's part of the mails."""
+
+from __future__ import annotations
+
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    select_autoescape,
+)
+
+from pbem import resources
+from pbem.games import GAMES
+from pbem.games.base import Mails, Plugin
+
+TEMPLATES = resources.TEMPLATES
+
+
+def environment(auto_reload: bool = True) -> Environment:
+    """The mail templates: templates/mail/ for what every game's mails say, and each
+    game's templates/ folder under its name ("nim/mail/_turn.txt"). Without
+    `auto_reload` a template is read once per process (no look at its file per mail)."""
+    games: dict[str, BaseLoader] = {
+        name: FileSystemLoader(str(plugin.templates)) for name, plugin in GAMES.items()
+    }
+    return Environment(
+        loader=ChoiceLoader([FileSystemLoader(TEMPLATES), PrefixLoader(games)]),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,
+        auto_reload=auto_reload,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def mails_of(plugin: Plugin) -> Mails:
+    """The game's part of the mails (its package's `mails` module)."""
+    mails: Mails = plugin.part("mails")
+    return mails
