@@ -105,7 +105,12 @@ def censor(ctx: Context, game_id: str, seat: int | None) -> Callable[[str], str]
     hidden = sorted((h for h in rules.secrets(state, seat) if h), key=len, reverse=True)
     if not hidden:
         return lambda text: text
-    words = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, hidden)) + r")(?![\w-])")
+    either = "|".join(map(re.escape, hidden))
+    # a hidden thing told by its name with its id, "Burger Bar (Y03)", goes whole:
+    # the name alone would say what it is
+    words = re.compile(
+        rf"(?:\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)* \((?:{either})\))|(?<![\w-])(?:{either})(?![\w-])"
+    )
     return lambda text: words.sub("(hidden)", text)
 
 
@@ -169,13 +174,16 @@ def happened(
     """The events after < seq <= upto that `viewer` (a seat, or None for anyone)
     may be told of, each as a sentence. The service's one walk of events with the
     states around each: the store's undo-aware fold (`states.Folder`), restarted at
-    an undo that reaches back before where the walk began."""
+    an undo that reaches back before where the walk began. Seats are told by the
+    names of their players at the time, `viewer`'s own as "you"."""
     out = []
+    who = history.Who.of(rows.seats(conn, game_id), viewer)
     for step in states.steps(conn, rules, game_id, after=after, upto=upto):
         event, before, after_state = step.envelope, step.before, step.after
+        told, who = who, who.after(event)
         if not history.visible(event, viewer):
             continue
-        text = history.describe(rules, event, before, after_state)
+        text = history.describe(rules, event, before, after_state, told)
         closes = step.move is not None and (
             rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
         )

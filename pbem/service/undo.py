@@ -89,11 +89,12 @@ def _plan(
     back_to = own[-1].seq - 1
     restored = state = states.state_at(conn, rules, row.id, back_to)
     taken, revealed = [], False
+    who = history.Who.of(seats, seat)
     for move in (m for m in moves if m.seq > back_to):
         after = rules.perform(state, rules.parse(move.payload["action"]))
         # every step counts: a later move (a bot's too) may have revealed something
         revealed = revealed or _shows_hidden(rules, state, after, seats)
-        text = history.describe(rules, move, state, after)
+        text = history.describe(rules, move, state, after, who)
         seat_of = move.payload["seat"]
         taken.append(Happened(move.seq, move.event, seat_of, text, rules.round(state)))
         state = after

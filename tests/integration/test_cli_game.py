@@ -16,6 +16,7 @@ from sqlalchemy import text
 
 from pbem.cli import main
 from pbem.games.mall import setup
+from pbem.games.mall.render import tile_words
 from pbem.store import migrate
 from pbem.store.database import Database
 
@@ -56,9 +57,10 @@ def test_db_upgrade_reports_the_revision(pbem):
 
 def test_create_play_show_and_refusals(pbem):
     game_id, tokens = create(pbem)
-    first = setup(["Ann", "Ben"], seed="cli game").dispenser[0][0]  # the tile in L1
+    dealt = setup(["Ann", "Ben"], seed="cli game")
+    first = tile_words(dealt.dispenser[0][0], dealt.content)  # the tile in L1, by name
     assert pbem("game", "play", game_id, "money L", "--token", tokens[1]) == (
-        f"seq 2: money L; takes {first} as money; gains 1 note\n"
+        f"seq 2: {first} from L1 as money, gaining 1 note\n"
     )
     refused = pbem("game", "play", game_id, "build L1 at 7,7", "--token", tokens[2], expect=2)
     assert refused == "refused: (7,7) would float: nothing below supports it\n"
@@ -71,7 +73,7 @@ def test_create_play_show_and_refusals(pbem):
     ann_secret = setup(["Ann", "Ben"], seed="cli game").player(1).secret  # Ann's own card
     assert doc["players"][0]["secret"] == ann_secret and doc["players"][1]["secret"] is None
     shown = pbem("game", "show", game_id, "--history")
-    assert f"   2  seat 1 played money L; takes {first} as money; gains 1 note" in shown
+    assert f"   2  Ann played {first} from L1 as money, gaining 1 note" in shown
     assert pbem("game", "list").startswith(f"{game_id}  mall  playing   round 1  seat 2 to move")
 
 

@@ -184,5 +184,6 @@ def test_pbem_imap_poll_once(web, imap):
     assert done.returncode == 0, done.stderr
     assert done.stdout == "handled 1 mails\n"
     assert table.parts.service.history(table.game)[-1].text == (
-        "seat 1 played build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01"
+        "Ann played Burger Bar (Y01) from L1 at 0,2;"
+        " a customer wanting food moves from the Main Entrance to Burger Bar (Y01)"
     )

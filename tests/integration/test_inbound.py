@@ -39,9 +39,12 @@ def test_a_reply_from_each_mail_program_plays_its_first_line(table, fixture, sea
     assert handled.status == "accepted", handled.detail
     history = table.parts.service.history(table.game)
     # SHORT deals Y01 to L1, under no other food: 1 note, none from the bank
-    assert history[-1].text == f"seat {seat} played money L; takes Y01 as money; gains 1 note"
+    who = "Ann" if seat == 1 else "Ben"
+    assert history[-1].text == f"{who} played Burger Bar (Y01) from L1 as money, gaining 1 note"
     (answer,) = table.answers()
-    assert answer.payload["lines"][0] == "Played: money L; takes Y01 as money; gains 1 note."
+    assert (
+        answer.payload["lines"][0] == "Played: Burger Bar (Y01) from L1 as money, gaining 1 note."
+    )
     assert answer.address == ("ann@example.com" if seat == 1 else "ben@example.com")
 
 
@@ -74,8 +77,8 @@ def test_an_illegal_move_is_answered_with_the_rule_and_the_legal_actions(table):
     )
     first = lines.index("Your legal actions now:") + 1
     assert lines[first : first + 2] == [  # SHORT deals Y01 to L1 and Y02 to R1
-        "  money L  (takes Y01 as money; gains 1 note)",
-        "  money R  (takes Y02 as money; gains 1 note)",
+        "  money L  (Burger Bar (Y01) from L1 as money, gaining 1 note)",
+        "  money R  (Burger Bar (Y02) from R1 as money, gaining 1 note)",
     ]
     assert table.seq() == 1
 
@@ -96,8 +99,8 @@ def test_a_reply_to_a_mail_the_game_has_moved_past_is_stale(table):
     assert handled.status == "stale"
     lines = table.answers()[0].payload["lines"]
     assert lines[0] == "The game moved on since the mail you answered, so your move was not played:"
-    assert lines[1] == "  seq 2: seat 1 played money L; takes Y01 as money; gains 1 note"
-    assert lines[2] == "  seq 3: seat 2 played money R; takes Y02 as money; gains 1 note"
+    assert lines[1] == "  seq 2: Ann played Burger Bar (Y01) from L1 as money, gaining 1 note"
+    assert lines[2] == "  seq 3: Ben played Burger Bar (Y02) from R1 as money, gaining 1 note"
     assert "Your legal actions now:" in lines
     assert table.seq() == 3
 
@@ -224,7 +227,7 @@ def test_pbem_inbound_reads_stdin_and_tells_the_mail_server_by_its_exit_status(w
         run, input=table.mail("outlook.eml", "money L"), env=env, capture_output=True, check=False
     )
     assert played.returncode == 0, played.stderr
-    assert played.stdout.decode().startswith("accepted: Played: money L")
+    assert played.stdout.decode().startswith("accepted: Played: Burger Bar (Y01) from L1 as money")
     forged = table.mail(
         "outlook.eml",
         "money R",

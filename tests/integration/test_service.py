@@ -41,7 +41,10 @@ def test_a_legal_move_gets_the_next_seq_and_the_next_player_is_mailed(service):
     created = two_players(service, SHORT)
     accepted = service.submit_action(created.game_id, token(created, 1), "build L1 at 0,2", 1)
     assert (accepted.seq, accepted.seat, accepted.action) == (2, 1, "build L1 at 0,2")
-    assert accepted.narration == "build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01"
+    assert accepted.narration == (
+        "Burger Bar (Y01) from L1 at 0,2;"
+        " a customer wanting food moves from the Main Entrance to Burger Bar (Y01)"
+    )
     assert outbox(service, created.game_id)[-1] == (2, "your_turn", 2, "ben@example.com")
     doc = service.state_at(created.game_id)
     assert (doc["seq"], doc["turn"], doc["head_hash"]) == (2, 2, accepted.head_hash)
@@ -68,7 +71,7 @@ def test_a_stale_submit_is_refused_with_what_happened_since(service):
     assert stale.value.status == 409
     assert stale.value.head == 3
     assert [(h.seq, h.seat, h.text) for h in stale.value.since] == [
-        (3, 2, "seat 2 played money R; takes Y02 as money; gains 1 note")
+        (3, 2, "Ben played Burger Bar (Y02) from R1 as money, gaining 1 note")
     ]
     assert "you saw seq 2, it is now at seq 3" in stale.value.message
 
@@ -118,14 +121,16 @@ def test_the_state_at_any_seq_is_the_fold_of_the_events_up_to_it(service):
         assert doc["dispenser"]["L"] == list(state.dispenser[0])
 
 
-def test_the_end_of_a_round_mails_standings_and_the_end_mails_everyone(service):
+def test_the_end_of_a_round_goes_in_the_turn_mails_and_the_end_mails_everyone(service):
     created = two_players(service, SHORT)
     play_out(service, created)
     kinds = [(kind, seat) for _, kind, seat, _ in outbox(service, created.game_id)]
     # SHORT leaves 4 tiles in the supply and each seat's first legal action is money L,
     # one draw a turn: seat 2 draws the last in round 2 (trigger A), which ends the game
-    # there, so one round ends before the game does
-    assert kinds.count(("round_scored", 1)) == kinds.count(("round_scored", 2)) == 1
+    # there, so one round ends before the game does: its scores ride in the turn
+    # mails (both seats get every turn mail), with no round mail of its own
+    assert kinds.count(("round_scored", 1)) == kinds.count(("round_scored", 2)) == 0
+    assert kinds.count(("your_turn", 1)) == kinds.count(("your_turn", 2)) == 2
     assert kinds[-2:] == [("game_over", 1), ("game_over", 2)]
     doc = service.state_at(created.game_id)
     assert doc["status"] == "finished" and doc["turn"] is None

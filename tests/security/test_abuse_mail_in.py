@@ -279,7 +279,9 @@ def test_the_imap_poller_skips_a_poison_mail_and_plays_the_next(parts, imap):  #
     from pbem.mail.imap import poll
 
     assert poll(table.inbound, "127.0.0.1", port, user, password, ssl=False) == 3
-    assert table.parts.service.history(table.game)[-1].text.startswith("seat 1 played money L")
+    assert table.parts.service.history(table.game)[-1].text.startswith(
+        "Ann played Burger Bar (Y01) from L1 as money"
+    )
     with mailbox(port, user, password) as box:
         assert len(box.uids("ALL")) == 3
         assert box.uids("UNSEEN") == []
@@ -373,7 +375,7 @@ def test_a_greeting_and_a_full_stop_are_read(table, move):
     handled = table.inbound.handle(table.mail("gmail_top_post.eml", move))
     assert handled.status == "accepted", handled.detail
     assert table.parts.service.history(table.game)[-1].text.startswith(
-        "seat 1 played build L1 at 0,2"
+        "Ann played Burger Bar (Y01) from L1 at 0,2"
     )
 
 
@@ -430,4 +432,7 @@ def test_authenticated_mail_requires_a_pass_in_the_topmost_authentication_result
         "pbem.localhost; dkim=pass (good signature) header.d=example.com header.s=s1",
     )
     assert table.inbound.handle(passed).status == "accepted"
-    assert re.match(r"seat 1 played money L", table.parts.service.history(table.game)[-1].text)
+    assert re.match(
+        r"Ann played Burger Bar \(Y01\) from L1 as money",
+        table.parts.service.history(table.game)[-1].text,
+    )

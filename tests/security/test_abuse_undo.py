@@ -241,7 +241,8 @@ def test_the_undo_button_lists_the_moves_and_asks_to_confirm_without_javascript(
     assert asked.status_code == 200
     assert head(parts.service, game_id) == seq  # nothing happened yet
     assert "Take back these moves?" in page
-    assert "seat 1 played money L" in page and "seat 2 played money R" in page
+    assert "You played Burger Bar (Y01) from L1 as money" in page
+    assert "Ben played Burger Bar (Y02) from R1 as money" in page
     assert 'name="confirm" value="yes"' in page
     done = client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf, "confirm": "yes"})
     assert done.status_code == 302

@@ -161,7 +161,7 @@ def test_demo_plays_a_whole_bot_game_turn_by_turn():
     result = run("demo", "--players", "2", "--seed", "demo")
     assert result.exit_code == 0, result.output
     assert "Round 1, seat 1 (Greedy 1):" in result.output
-    assert "Winner: seat" in result.output
+    assert "Winner: Greedy" in result.output
     assert "The seed was 'demo'." in result.output
 
 
