@@ -14,6 +14,7 @@ from pbem.games import Game as Rules
 from pbem.games import IllegalAction, NotationError, get, plugin
 from pbem.store import log, states
 from pbem.store.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
+from pbem.store.events.kinds import TALK
 
 from . import policy, rows, undo
 from .errors import Accepted, BadRequest, Illegal, Stale
@@ -109,6 +110,8 @@ def move(
         if timeout_policy is None
         else TurnTimedOut(seat, action, timeout_policy)
     )
+    if seats:  # read in this transaction, after nothing that changes a seat
+        tx.before.vacations = {s.seat: (s.vacation_from, s.vacation_until) for s in seats}
     event = ctx.record(tx, rules, played, actor, after, key)
     policy.moved(tx, rules, seats, event.seq, before, after)
     to_move = rules.to_move(after)
@@ -246,12 +249,15 @@ def play_bots(ctx: Context, game_id: str) -> list[Accepted]:
 
 
 def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | None) -> None:
-    """Nothing when `expected` is the head (or not given); else Stale with what
+    """Nothing when `expected` is the head (or not given), or only chat lines came
+    after it (talk changes nothing a move was chosen on); else Stale with what
     happened since, or BadRequest for a seq the game never had."""
     if expected is None or expected == row.head_seq:
         return
     if not 1 <= expected <= row.head_seq:
         raise BadRequest(f"expected_seq {expected}: the game has seq 1 to {row.head_seq}")
+    if all(e.type in TALK for e in log.events(conn, row.id, after=expected)):
+        return
     raise stale(conn, rules, row, expected)
 
 

@@ -8,15 +8,16 @@ file in `logfile`, the state cache in `cache`."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.config import Settings
 from pbem.store.database import Database
 from pbem.store.events import Envelope
 
-from . import create, logfile, moves, queries, seats, undo
+from . import chat, create, dashboard, logfile, moves, queries, seats, undo
 from .cache import StateCache
+from .chat import ChatLine
 from .create import PlayerSpec
 from .errors import Accepted, Created, Happened, SeatLink
 from .rows import Record
@@ -165,9 +166,10 @@ class Service:
 
     def remind(self, game_id: str, seq: int, hours: float) -> bool:
         """A reminder to the seat to move at `seq`, `hours` before its deadline: at
-        most one per game, seq and hours, however often it is asked for (the unique
-        outbox row decides, so two schedulers cannot send two). Says whether one
-        was queued."""
+        most one per turn and hours, however often it is asked for and whatever
+        leaves the turn as it was meanwhile (a chat line, a mail preference): the
+        unique outbox row, keyed on the event the turn began with, decides, so two
+        schedulers cannot send two. Says whether one was queued."""
         return seats.remind(self._ctx, game_id, seq, hours)
 
     # -- undo -----------------------------------------------------------------------
@@ -206,6 +208,29 @@ class Service:
         """The undo request waiting for `seat`'s answer: who asked, back to which
         seq. None when there is none, or it has waited too long (it lapses)."""
         return queries.pending_undo(self._ctx, game_id, seat)
+
+    # -- table talk -----------------------------------------------------------------
+
+    def say(self, game_id: str, token: str | None, text: object) -> Envelope:
+        """The seat of `token` says a line in the players' chat (TableTalk): one line
+        of 1 to 500 printable characters, a few a minute (TooMany beyond). It moves
+        nothing, and a move that expected the seq before it still stands; the other
+        people at the table are mailed the lines, gathered a few minutes."""
+        return chat.say(self._ctx, game_id, token, text)
+
+    def spectator_says(self, game_id: str, name: object, text: object) -> Envelope:
+        """A spectator of a public game says a line in the spectators' chat, under the
+        name they give (the players read it once the game is over)."""
+        return chat.spectator_says(self._ctx, game_id, name, text)
+
+    def table_talk(self, game_id: str, viewer: int | None = None) -> list[ChatLine]:
+        """The players' chat as `viewer` (a seat, None for a spectator) reads it."""
+        return chat.table_talk(self._ctx, game_id, viewer)
+
+    def spectator_talk(self, game_id: str, viewer: int | None = None) -> list[ChatLine]:
+        """The spectators' chat: for spectators, and for the players once the game
+        is over."""
+        return chat.spectator_talk(self._ctx, game_id, viewer)
 
     # -- reading --------------------------------------------------------------------
 
@@ -288,3 +313,39 @@ class Service:
     def rebuild(self) -> int:
         """Recreate every read model and snapshot from the events alone."""
         return logfile.rebuild(self._ctx)
+
+    # -- my games: across games, and signing in by mail -----------------------------
+
+    def seats_of(self, address: str) -> list[dashboard.HeldSeat]:
+        """Every seat a person with this address holds now, with its token."""
+        return dashboard.seats_of(self._ctx, address)
+
+    def ask_to_sign_in(self, email: str, window: timedelta) -> list[int]:
+        """Queue a sign-in mail for `email` (none if it plays nothing here, or one
+        went within `window`); never tell the asker which."""
+        return dashboard.ask_to_sign_in(self._ctx, email, window)
+
+    def sign_in(self, token: str) -> tuple[str, str]:
+        """Use a sign-in link (once, while it is fresh): its address and the id of
+        the browser's new session; Forbidden otherwise."""
+        return dashboard.sign_in(self._ctx, token)
+
+    def signed_in(self, session_id: str) -> str | None:
+        """The address of a browser's sign-in session, or None."""
+        return dashboard.signed_in(self._ctx, session_id)
+
+    def sign_out(self, session_id: str) -> None:
+        """End a browser's sign-in session."""
+        dashboard.sign_out(self._ctx, session_id)
+
+    def feed_seats(self, named: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
+        """Of (game, seat, seat session digest), the seats that session still holds."""
+        return dashboard.feed_seats(self._ctx, named)
+
+    def clock_of(self, game_id: str) -> dict[str, Any]:
+        """The game's head seq, status, seat to move, round and deadline."""
+        return dashboard.clock_of(self._ctx, game_id)
+
+    def seat_summary(self, game_id: str, seat: int) -> dict[str, Any]:
+        """One game as the seat's dashboard shows it."""
+        return dashboard.seat_summary(self._ctx, game_id, seat)

@@ -27,6 +27,7 @@ from .events import (
     UNDO_REQUESTED,
     VACATION,
     Envelope,
+    MailPreferenceChanged,
     parse_timestamp,
     timestamp,
 )
@@ -59,17 +60,28 @@ _COUNT_TIMEOUT = update(SEATS).where(_SEAT).values(timeouts=SEATS.c.timeouts + 1
 _VACATION = Statement(select(SEATS.c.vacation_from, SEATS.c.vacation_until).where(_SEAT))
 
 
+Vacations = dict[int, tuple[str | None, str | None]]  # seat -> (vacation_from, vacation_until)
+
+
 @dataclass
 class Before:
-    """What `project` needs of the game's row as it was before the event."""
+    """What `project` needs of the game's row as it was before the event. `vacations`:
+    the seats' vacations as the caller read them in this transaction, for the next
+    event only (None: read them)."""
 
     options: dict[str, Any] = field(default_factory=dict)
     turn: int | None = None
     turn_started_at: str | None = None
     undo_request_seq: int | None = None
+    vacations: Vacations | None = None
 
     def after(self, head: dict[str, Any]) -> Before:
-        return Before(self.options, head["turn"], head["turn_started_at"], head["undo_request_seq"])
+        return Before(
+            self.options,
+            head["turn"],
+            head["turn_started_at"],
+            head["undo_request_seq"],
+        )
 
 
 def project(
@@ -114,7 +126,7 @@ def project(
         "engine_version": rules.version,
         "state": rules.dump_state(state),
         "turn_started_at": started,
-        "deadline_at": _deadline(conn, event.game_id, turn, started, before.options),
+        "deadline_at": _deadline(conn, event.game_id, turn, started, before),
     }
     if event.type == GAME_CREATED:
         conn.execute(
@@ -144,7 +156,9 @@ def _project_seat(conn: Connection, event: Envelope) -> None:
         fields = ("controller", "name", "email", "token_sha256", "token_nonce")
         changes = {k: payload[k] for k in fields if k in payload}
     elif event.type == MAIL_PREFERENCE:
-        changes = {"mail": payload["mail"]}
+        chosen = event.event
+        assert isinstance(chosen, MailPreferenceChanged)
+        changes = {"mail": chosen.column()}
     elif event.type == VACATION:
         changes = {
             "vacation_from": event.created_at,
@@ -159,28 +173,25 @@ def _project_seat(conn: Connection, event: Envelope) -> None:
 
 
 def _deadline(
-    conn: Connection,
-    game_id: str,
-    turn: int | None,
-    started: str | None,
-    options: dict[str, Any],
+    conn: Connection, game_id: str, turn: int | None, started: str | None, before: Before
 ) -> str | None:
     """When the seat to move runs out of time: `hours_per_turn` after its turn
     started, plus however long its vacation stops the clock. None when there is no
     deadline, or one too far off to be written as a date (a game stored before its
     options had bounds): a move must never fail on its clock."""
-    hours = options.get("hours_per_turn")
+    hours = before.options.get("hours_per_turn")
     if turn is None or hours is None or started is None:
         return None
     start = _moment(started)
     try:
         deadline = start + timedelta(hours=hours)
-        vacation = _VACATION.first(conn, {"g": game_id, "s": turn})
-        if vacation is not None and vacation.vacation_until is not None:
-            paused, resumed = (
-                _moment(vacation.vacation_from),
-                _moment(vacation.vacation_until),
-            )
+        if before.vacations is not None and turn in before.vacations:
+            away = before.vacations[turn]
+        else:
+            row = _VACATION.first(conn, {"g": game_id, "s": turn})
+            away = (None, None) if row is None else (row.vacation_from, row.vacation_until)
+        if away[1] is not None:
+            paused, resumed = _moment(away[0]), _moment(away[1])  # type: ignore[arg-type]
             if paused < deadline and resumed > start:
                 deadline += resumed - max(paused, start)
         return timestamp(deadline)

@@ -65,6 +65,10 @@ def create_app(parts: Parts | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=parts.settings.base_url.startswith("https://"),
         PERMANENT_SESSION_LIFETIME=timedelta(days=365),
+        # Only an answer that changed the session sets its cookie: the pages poll
+        # while a player opens another seat's link, and a late answer carrying the
+        # cookie as it was would otherwise take the new seat out of the browser.
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,  # a turn may be taken days after the page was opened
         MAX_CONTENT_LENGTH=1_000_000,
     )
@@ -75,7 +79,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=parts.settings.trusted_proxies)  # type: ignore[method-assign]
     csrf.init_app(app)
 
-    from . import api, dev, games, inbound, mine, play
+    from . import api, chat, dev, feeds, games, inbound, live, mine, play, rules
 
     csrf.exempt(api.bp)  # bearer tokens, no cookies: nothing to forge
     csrf.exempt(inbound.bp)  # a shared secret, no cookies
@@ -84,6 +88,10 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(mine.bp)
+    app.register_blueprint(chat.bp)
+    app.register_blueprint(rules.bp)
+    app.register_blueprint(feeds.bp)
+    app.register_blueprint(live.bp)
     for game in _game_assets():
         app.register_blueprint(game)
     if parts.settings.dev:
@@ -128,7 +136,7 @@ def create_app(parts: Parts | None = None) -> Flask:
 
     @app.context_processor
     def site() -> dict:
-        return {"dev": parts.settings.dev}
+        return {"dev": parts.settings.dev, "live_every": parts.settings.live_poll_seconds}
 
     return app
 

@@ -169,18 +169,24 @@ def answer_undo(game_id: str) -> Response:
 
 @bp.post("/g/<game_id>/mail")
 def mail_preference(game_id: str) -> Response:
-    choice = request.form.get("mail", "")
+    """One choice for every mail (`mail`), or one per topic (`turn`, `round`, `other`)."""
+    topics = ("turn", "round", "other")
+    if any(topic in request.form for topic in topics):
+        choice = ",".join(f"{topic}={request.form.get(topic, '')}" for topic in topics)
+    else:
+        choice = request.form.get("mail", "")
     try:
         parts().service.set_mail_preference(game_id, _token(game_id) or "", choice)
     except ServiceError as error:
         flash(f"Not changed: {error.message}.", "error")
     else:
-        said = {
-            "every": "a mail for every turn",
-            "digest": "one digest a day",
-            "none": "no turn mails",
-        }
-        flash(f"From now on: {said[choice]}.")
+        said = {"every": "a mail each time", "digest": "one digest a day", "none": "no mail"}
+        if "=" in choice:
+            chosen = dict(part.partition("=")[::2] for part in choice.split(","))
+            told = "; ".join(f"{topic}: {said[chosen[topic]]}" for topic in topics)
+        else:
+            told = said[choice]
+        flash(f"From now on: {told}.")
     return redirect(url_for("play.game", game_id=game_id))
 
 

@@ -11,6 +11,8 @@ import re
 import pytest
 import requests
 
+from pbem.games.mall.explain import attraction_name
+
 SUPPLY = [
     "R01",
     "Y01",
@@ -108,11 +110,28 @@ def open_seats(site, browser):
     return answer.json()["id"], pages
 
 
+def told(action: str) -> str:
+    """Where the narration of a mall action says it went, by name ("build L1 at 0,2"
+    is told "... from L1 at 0,2", "attraction zero-g-carousel at 0,5" is "Zero-G
+    Carousel at 0,5"); a nim action is told as written."""
+    words = action.split()
+    if words[0] == "build":
+        return f"from {words[1]} at {words[3]}"
+    if words[0] == "money":
+        return f"from {words[1]}1 as money"
+    if words[0] == "attraction":
+        return f"{attraction_name(words[1])} at {words[3]}"
+    if words[0] == "dock":
+        return f"at column {words[3]}"
+    return action
+
+
 def play(page, expect: str) -> None:
     """Confirm the chosen action; the page comes back saying what it did."""
     assert page.locator("#preview").inner_text().startswith(expect)
     page.click("#confirm")
-    assert page.locator(".flash").inner_text().startswith(f"You played {expect}")
+    flash = page.locator(".flash").inner_text()
+    assert flash.startswith("You played ") and told(expect) in flash, flash
 
 
 def build(page, slot: str, x: int, y: int, customer: str | None = None) -> None:
@@ -139,11 +158,16 @@ def test_two_players_play_by_clicking_and_a_spectator_watches(site, browser, sho
     ann.reload()
     build(ann, "L1", 0, 2)
     choices = ann.locator("#chooser button").all_inner_texts()
-    assert choices == ["M1.1", "R01.1", "R01.2"]
+    assert choices == [  # in words, R01's two food customers as one choice
+        "The customer wanting food, from the Main Entrance",
+        "A customer wanting food, from entrance R01 (one of 2 alike)",
+    ]
     shoot(ann, "customer-choice")
-    ann.click('#chooser button:text-is("R01.2")')
-    play(ann, "build L1 at 0,2 for R01.2")
-    assert "R01.2 moves to Y01" in ann.locator(".flash").inner_text()
+    ann.click(
+        '#chooser button:text-is("A customer wanting food, from entrance R01 (one of 2 alike)")'
+    )
+    play(ann, "build L1 at 0,2 for R01.1")
+    assert "moves from Entrance (R01) to Burger Bar (Y01)" in ann.locator(".flash").inner_text()
 
     # an illegal typed move comes back with the rule, and the text is kept
     take_money(ben, "R")
@@ -155,16 +179,18 @@ def test_two_players_play_by_clicking_and_a_spectator_watches(site, browser, sho
     shoot(ann, "illegal")
     ann.fill("#move", "")
 
-    for slot_x_y_customer in ((0, 3, "M1.1"), (0, 4, None), (1, 3, None), (1, 4, None)):
+    main_food = "The customer wanting food, from the Main Entrance"
+    for slot_x_y_customer in ((0, 3, main_food), (0, 4, None), (1, 3, None), (1, 4, None)):
         x, y, customer = slot_x_y_customer
         build(ann, "L1", x, y, customer)
         ann.click("#confirm")
-        assert ann.locator(".flash").inner_text().startswith("You played build L1")
+        flash = ann.locator(".flash").inner_text()
+        assert flash.startswith("You played ") and f"from L1 at {x},{y}" in flash, flash
         take_money(ben, "R")
         ann.reload()
 
     # an attraction: its footprint follows the pointer, a click places it
-    ann.click("text=Attraction zero-g-carousel")
+    ann.click("text=Attraction Zero-G Carousel, 4 points")
     corner = '.mall-card.yours rect.target[data-x="0"][data-y="5"]'
     ann.hover(corner, force=True)
     assert ann.locator(".mall-card.yours rect.target.ghost-legal").count() == 4
@@ -175,7 +201,12 @@ def test_two_players_play_by_clicking_and_a_spectator_watches(site, browser, sho
 
     # a docking bay beside the Main Entrance
     ann.reload()
-    ann.click("text=Bay GD1")
+    bay = ann.locator('#picker button[data-offer="GD1"]')
+    assert (
+        bay.inner_text()
+        == "Bay Shuttle Stop (GD1), 3 points, needs 1 element of each of the 4 kinds"
+    )
+    bay.click()
     ann.click('.mall-card.yours rect.target.legal[data-x="2"][data-y="1"]', force=True)
     play(ann, "dock GD1 at 2")
     assert "2 customers arrive" in ann.locator(".flash").inner_text()
@@ -188,15 +219,16 @@ def test_two_players_play_by_clicking_and_a_spectator_watches(site, browser, sho
 
     # the history: back and forth, and the slider
     ann.click("text=Step through the history")
-    assert ann.locator("h1").inner_text() == f"Game {game_id}: seq {state['seq']} of {state['seq']}"
+    history_h1 = f"History of game {game_id}: step"
+    assert ann.locator("h1").inner_text() == f"{history_h1} {state['seq']} of {state['seq']}"
     ann.click("#prev")
-    assert ann.locator("h1").inner_text().endswith(f"seq {state['seq'] - 1} of {state['seq']}")
+    assert ann.locator("h1").inner_text().endswith(f"step {state['seq'] - 1} of {state['seq']}")
     ann.click("#next")
-    assert ann.locator("h1").inner_text().endswith(f"seq {state['seq']} of {state['seq']}")
+    assert ann.locator("h1").inner_text().endswith(f"step {state['seq']} of {state['seq']}")
     ann.locator("#at").fill("2")
     ann.locator("#at").dispatch_event("change")
     ann.wait_for_url(re.compile(r"at=2"))
-    assert ann.locator("h1").inner_text() == f"Game {game_id}: seq 2 of {state['seq']}"
+    assert ann.locator("h1").inner_text() == f"{history_h1} 2 of {state['seq']}"
     assert ann.locator('.mall-card g.tile.changed[data-tile="R01"]').count() == 1
     shoot(ann, "history")
 

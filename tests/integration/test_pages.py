@@ -159,7 +159,10 @@ def test_playing_through_the_form_stores_the_move_and_says_what_it_did(web):
     )
     assert answer.status_code == 302
     page = client.get(f"/g/{game_id}").get_data(as_text=True)
-    assert "You played build L1 at 0,2; places Y01 Burger Bar; M1.1 moves to Y01." in page
+    assert (
+        "You played Burger Bar (Y01) from L1 at 0,2; a customer wanting food moves"
+        " from the Main Entrance to Burger Bar (Y01)."
+    ) in page
     assert parts.service.state_at(game_id)["seq"] == 2
 
 
@@ -201,7 +204,7 @@ def test_a_stale_submit_comes_back_with_what_happened_since(web):
     page = answer.get_data(as_text=True)
     assert answer.status_code == 409
     assert "you saw seq 3, it is now at seq 4" in page
-    assert "seq 4: seat 1 played money L" in page
+    assert "Ann played Arcade (B01) from L1 as money, gaining 1 note" in page
     assert 'value="money R" checked' in page
 
 
@@ -226,8 +229,8 @@ def test_the_history_steps_to_any_seq_and_outlines_what_changed(web):
     parts.service.submit_action(game_id, tokens[2], "money R", 2)
     enter(client, game_id, tokens[1])
     page = client.get(f"/g/{game_id}/history?at=2").get_data(as_text=True)
-    assert "seq 2 of 3" in page
-    assert "Seat 1 played build L1 at 0,2" in page
+    assert "step 2 of 3" in page
+    assert "You played Burger Bar (Y01) from L1 at 0,2" in page
     assert re.search(r'class="tile kind-food changed"[^>]*data-tile="Y01"', page)
     first = client.get(f"/g/{game_id}/history?at=1").get_data(as_text=True)
     assert not re.search(r'class="tile [^"]*"[^>]*data-tile="Y01"', first)  # still in L1
@@ -254,7 +257,7 @@ def test_my_games_answers_the_same_for_any_address_and_mails_only_players(web):
         "/my-games", data={"csrf_token": csrf(client, "/my-games"), "email": "ann@example.com"}
     )
     assert again.status_code == 200
-    assert [k for k, _ in outbox(parts)].count("my_games") == 1  # once per address per window
+    assert [k for k, _ in outbox(parts)].count("sign_in") == 1  # once per address per window
 
 
 def test_one_client_asking_too_often_is_slowed_down(web):

@@ -11,7 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from pbem.games import get as get_game
 
-from .kinds import ACTION_TAKEN, BY_TYPE, VERSIONS, Event
+from .kinds import ACTION_TAKEN, BY_TYPE, MAIL_PREFERENCE, VERSIONS, Event
 
 
 class EventError(ValueError):
@@ -134,3 +134,12 @@ def _action_text_to_json(payload: dict[str, Any], created: dict[str, Any]) -> di
     """ActionTaken v1 stored the action as notation text; v2 stores its JSON form."""
     game = get_game(created["game"])
     return {"v": 2, "seat": payload["seat"], "action": game.to_json(game.parse(payload["action"]))}
+
+
+@upcaster(MAIL_PREFERENCE, 1)
+def _one_mail_choice_to_topics(payload: dict[str, Any], created: dict[str, Any]) -> dict[str, Any]:
+    """MailPreferenceChanged v1 had one choice for every optional mail; v2 has it per
+    topic: the same choice for turns and rounds (what else it held is kept, so that
+    a malformed payload still fails to decode, naming its key)."""
+    mail = payload.get("mail")
+    return {**payload, "v": 2, "turn": mail, "round": mail}

@@ -153,16 +153,52 @@ class UndoLapsed:
     reason: str
 
 
+MAIL_CHOICES = ("every", "digest", "none")  # a mail each time, a daily digest, none
+MAIL_TOPICS = ("turn", "round", "other")  # what a seat's person chooses mails for
+
+
 @dataclass(frozen=True)
 class MailPreferenceChanged:
-    """How a seat's person wants turn mails: "every", "digest" or "none"."""
+    """How a seat's person wants their optional mails, per topic, each "every",
+    "digest" or "none": `turn` (your turn, reminders), `round` (a round's scores,
+    when no turn mail carries them) and `mail` (every other optional notice: undo
+    requests, vacations, timeouts). v1 had `mail` alone, meaning it for all three."""
 
     TYPE: ClassVar[str] = "MailPreferenceChanged"
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
     __pydantic_config__: ClassVar[ConfigDict] = _STRICT
 
     seat: int
     mail: str
+    turn: str
+    round: str
+
+    def column(self) -> str:
+        """The choice as the seats table's `mail` column keeps it (mail_column)."""
+        return mail_column({"turn": self.turn, "round": self.round, "other": self.mail})
+
+
+def mail_column(choices: dict[str, str]) -> str:
+    """A per-topic choice as the seats table keeps it (in at most 16 characters):
+    the one word when every topic has the same ("every", as before topics), else
+    each topic's first letter in MAIL_TOPICS order: "e/n/d" is turn every, round
+    none, other digest."""
+    said = [choices[topic] for topic in MAIL_TOPICS]
+    if len(set(said)) == 1:
+        return said[0]
+    return "/".join(choice[0] for choice in said)
+
+
+def mail_choices(column: str) -> dict[str, str]:
+    """The per-topic choice a `mail` column holds (one word: the same for every topic)."""
+    if "/" not in column:
+        return dict.fromkeys(MAIL_TOPICS, column)
+    words = {choice[0]: choice for choice in MAIL_CHOICES}
+    letters = (column.split("/") + ["e"] * len(MAIL_TOPICS))[: len(MAIL_TOPICS)]
+    return {
+        topic: words.get(letter, "every")
+        for topic, letter in zip(MAIL_TOPICS, letters, strict=True)
+    }
 
 
 @dataclass(frozen=True)
@@ -178,6 +214,32 @@ class VacationStarted:
     until: str
 
 
+@dataclass(frozen=True)
+class TableTalk:
+    """A line a seat said at the table (the players' chat). Not a move: the rules
+    never see it, and a move that expected the seq before it still stands."""
+
+    TYPE: ClassVar[str] = "TableTalk"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SpectatorTalk:
+    """A line a spectator (by the name they gave) said on a public game's watch page:
+    the spectators' chat, apart from the players' (who read it once the game is over)."""
+
+    TYPE: ClassVar[str] = "SpectatorTalk"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    name: str
+    text: str
+
+
 Event: TypeAlias = (
     GameCreated
     | ActionTaken
@@ -189,6 +251,8 @@ Event: TypeAlias = (
     | UndoLapsed
     | MailPreferenceChanged
     | VacationStarted
+    | TableTalk
+    | SpectatorTalk
 )
 Move: TypeAlias = ActionTaken | TurnTimedOut  # the events the rules fold
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -202,6 +266,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     UndoLapsed,
     MailPreferenceChanged,
     VacationStarted,
+    TableTalk,
+    SpectatorTalk,
 )
 BY_TYPE: dict[str, type[Event]] = {kind.TYPE: kind for kind in EVENT_TYPES}
 
@@ -216,8 +282,13 @@ UNDO_DONE = UndoDone.TYPE
 UNDO_LAPSED = UndoLapsed.TYPE
 MAIL_PREFERENCE = MailPreferenceChanged.TYPE
 VACATION = VacationStarted.TYPE
+TABLE_TALK = TableTalk.TYPE
+SPECTATOR_TALK = SpectatorTalk.TYPE
 
 # The version each type is written at today. Payloads carry it as "v".
 VERSIONS = {kind.TYPE: kind.VERSION for kind in EVENT_TYPES}
 MOVES = (ACTION_TAKEN, TURN_TIMED_OUT)  # the events the rules fold
 MOVE_TYPES = (ActionTaken, TurnTimedOut)  # the same, for isinstance
+# chat lines: never folded, and no move goes stale for them
+TALK: tuple[str, ...] = (TABLE_TALK, SPECTATOR_TALK)
+TALK_TYPES = (TableTalk, SpectatorTalk)
