@@ -231,7 +231,8 @@ def test_a_chat_line_is_stored_in_the_log_as_its_type(service):
     assert last.payload == {"seat": 2, "text": "hi", "v": 1}
 
 
-def test_talking_in_the_reminder_window_does_not_repeat_the_reminder(service, clock):
+@pytest.mark.parametrize("meanwhile", ["talk", "mail preference"])
+def test_what_leaves_the_turn_as_it_was_does_not_repeat_the_reminder(service, clock, meanwhile):
     from pbem.service.outbox import Outbox as Outboxes
     from pbem.service.sweep import Sweeper
 
@@ -241,7 +242,12 @@ def test_talking_in_the_reminder_window_does_not_repeat_the_reminder(service, cl
     clock.advance(hours=25)
     sweeper.sweep()
     for line in ("still there?", "take your time"):
-        service.say(game, token(created, 2), line)
+        if meanwhile == "talk":
+            service.say(game, token(created, 2), line)
+        else:  # the other seat changes how it is mailed, twice
+            service.set_mail_preference(
+                game, token(created, 2), "digest" if "?" in line else "every"
+            )
         sweeper.sweep()
     with service.db.read() as s:
         reminders = s.exec(
