@@ -21,6 +21,7 @@ from pbem.store.tables import SeatSession, SignIn, core_table
 
 from . import queries, rows
 from .errors import Forbidden
+from .notices import Kind
 from .sessions import IDLE
 from .tokens import seat_token
 from .unit import Context
@@ -93,7 +94,7 @@ def ask_to_sign_in(ctx: Context, email: str, window: timedelta) -> list[int]:
             return []
         recent = conn.execute(
             select(rows.OUTBOX.c.id).where(
-                rows.OUTBOX.c.kind == "sign_in",
+                rows.OUTBOX.c.kind == Kind.SIGN_IN.value,
                 rows.OUTBOX.c.address == address,
                 rows.OUTBOX.c.created_at > timestamp(now - window),
             )
@@ -106,7 +107,7 @@ def ask_to_sign_in(ctx: Context, email: str, window: timedelta) -> list[int]:
             {"id_sha256": _digest(nonce), "address": address, "created_at": timestamp(now)},
         )
         payload = {"nonce": nonce, "seats": [[s.game_id, s.seat] for s in seats]}
-        mail = rows.new_mail(None, None, "sign_in", None, address, payload, timestamp(now))
+        mail = rows.new_mail(None, None, Kind.SIGN_IN, None, address, payload, timestamp(now))
         return rows.add_mails(conn, [mail])
 
 
