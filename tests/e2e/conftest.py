@@ -13,6 +13,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+import requests
 from werkzeug.serving import make_server
 
 from pbem.bootstrap import build
@@ -49,6 +50,28 @@ class Site:
         self.url = url
         self.parts = parts
         self.mail = mail
+
+    def ann_and_ben(self, setup: dict | None = None) -> dict:
+        """A public game of Ann and Ben created through the API with the admin key
+        (the only way to give a `setup`, and an answer that holds the seat tokens)."""
+        body = {
+            "players": [
+                {"name": "Ann", "email": "ann@example.com"},
+                {"name": "Ben", "email": "ben@example.com"},
+            ],
+            "options": {"public": True},
+        }
+        if setup is not None:
+            body["setup"] = setup
+        answer = requests.post(
+            f"{self.url}/api/games",
+            json=body,
+            headers={"Authorization": "Bearer e2e-admin"},
+            timeout=10,
+        )
+        assert answer.status_code == 201, answer.text
+        created: dict = answer.json()
+        return created
 
     def mails(self) -> list:
         parser = BytesParser(policy=policy.default)

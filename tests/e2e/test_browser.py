@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import requests
 
 from pbem.games.mall.explain import attraction_name
 
@@ -75,39 +74,23 @@ def test_a_game_created_in_the_form_mails_each_player_a_link_that_opens_it(site,
     shoot(page, "ann")
 
 
-def open_seats(site, browser):
+def open_seats(site, browser, supply=SUPPLY, commons=("zero-g-carousel", "aqua-dome"), touch=False):
     """A game with a known deal, created through the API; each player opens the
-    link from their invitation in a browser of their own."""
-    answer = requests.post(
-        f"{site.url}/api/games",
-        json={
-            "players": [
-                {"name": "Ann", "email": "ann@example.com"},
-                {"name": "Ben", "email": "ben@example.com"},
-            ],
-            "options": {"public": True},
-            "setup": {
-                "seed": "e2e",
-                "supply": SUPPLY,
-                "commons": ["zero-g-carousel", "aqua-dome"],
-                "secrets": {"1": "O3", "2": "O5"},
-            },
-        },
-        headers={"Authorization": "Bearer e2e-admin"},  # only the admin gives a setup
-        timeout=10,
-    )
-    assert answer.status_code == 201
+    link from their invitation in a browser of their own (a phone's with `touch`)."""
+    setup = {"seed": "e2e", "supply": supply, "commons": list(commons)}
+    game_id = site.ann_and_ben({**setup, "secrets": {"1": "O3", "2": "O5"}})["id"]
     links = links_by_address(site.wait_for_mails(2))
+    size = {"width": 375, "height": 812} if touch else {"width": 1100, "height": 900}
     pages = {}
     for seat, address in ((1, "ann@example.com"), (2, "ben@example.com")):
-        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
         page.errors = errors
         page.goto(links[address])
         pages[seat] = page
-    return answer.json()["id"], pages
+    return game_id, pages
 
 
 def told(action: str) -> str:

@@ -5,26 +5,11 @@ see while the game runs."""
 
 from __future__ import annotations
 
-import requests
-
 from pbem.store.events import ActionTaken
 
 
 def _game(site) -> tuple[str, dict[int, str]]:
-    answer = requests.post(
-        f"{site.url}/api/games",
-        json={
-            "players": [
-                {"name": "Ann", "email": "ann@example.com"},
-                {"name": "Ben", "email": "ben@example.com"},
-            ],
-            "options": {"public": True},
-        },
-        headers={"Authorization": "Bearer e2e-admin"},  # the admin's answer has the tokens
-        timeout=10,
-    )
-    assert answer.status_code == 201
-    body = answer.json()
+    body = site.ann_and_ben()  # the admin's answer has the tokens
     return body["id"], {s["seat"]: s["token"] for s in body["seats"]}
 
 

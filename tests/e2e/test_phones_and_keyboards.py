@@ -6,7 +6,6 @@ arrows move between them, Enter chooses, Escape cancels)."""
 from __future__ import annotations
 
 import pytest
-import requests
 from test_browser import SUPPLY, links_by_address
 
 from pbem.games.mall.svg_common import EMPTY, contrast_ratio
@@ -22,26 +21,14 @@ class Tour:
     bot."""
 
     def __init__(self, site) -> None:
-        answer = requests.post(
-            f"{site.url}/api/games",
-            json={
-                "players": [
-                    {"name": "Ann", "email": "ann@example.com"},
-                    {"name": "Ben", "email": "ben@example.com"},
-                ],
-                "options": {"public": True},
-                "setup": {
-                    "seed": "e2e",
-                    "supply": SUPPLY,
-                    "commons": ["zero-g-carousel", "aqua-dome"],
-                    "secrets": {"1": "O3", "2": "O5"},
-                },
-            },
-            headers={"Authorization": "Bearer e2e-admin"},
-            timeout=10,
-        )
-        assert answer.status_code == 201
-        self.mall = answer.json()["id"]
+        self.mall = site.ann_and_ben(
+            {
+                "seed": "e2e",
+                "supply": SUPPLY,
+                "commons": ["zero-g-carousel", "aqua-dome"],
+                "secrets": {"1": "O3", "2": "O5"},
+            }
+        )["id"]
         self.links = links_by_address(site.wait_for_mails(2))
         service = site.parts.service
         bots = [PlayerSpec(f"Bot {n}", None, "greedy") for n in range(1, 5)]

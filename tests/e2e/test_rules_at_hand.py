@@ -8,47 +8,13 @@ from __future__ import annotations
 import re
 
 import pytest
-import requests
-from test_browser import build, links_by_address, play, take_money
+from test_browser import build, open_seats, play, take_money
 
 # L: four hobby stores for a cluster; R: what Ben turns into money; then plenty more.
 ARENA_SUPPLY = ["B01", "B02", "B03", "B04", "Y01", "Y02", "G01", "G02"]
 ARENA_SUPPLY += ["B05", "Y03", "B06", "Y04", "G03", "Y05", "G04", "Y06", "R01", "R02", "R05", "R06"]
+ARENA_COMMONS = ["robot-arena", "haunted-hotel"]
 SLUG = re.compile(r"\b(zero-g-carousel|robot-arena|haunted-hotel|founders-statue|ZGC|RA|HH|FS)\b")
-
-
-def seats(site, browser, supply, commons, touch=False):
-    answer = requests.post(
-        f"{site.url}/api/games",
-        json={
-            "players": [
-                {"name": "Ann", "email": "ann@example.com"},
-                {"name": "Ben", "email": "ben@example.com"},
-            ],
-            "options": {"public": True},
-            "setup": {
-                "seed": "e2e",
-                "supply": supply,
-                "commons": commons,
-                "secrets": {"1": "O3", "2": "O5"},
-            },
-        },
-        headers={"Authorization": "Bearer e2e-admin"},
-        timeout=10,
-    )
-    assert answer.status_code == 201
-    links = links_by_address(site.wait_for_mails(2))
-    pages = {}
-    for seat, address in ((1, "ann@example.com"), (2, "ben@example.com")):
-        size = {"width": 375, "height": 812} if touch else {"width": 1100, "height": 900}
-        context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
-        page.errors = errors
-        page.goto(links[address])
-        pages[seat] = page
-    return answer.json()["id"], pages
 
 
 def tip_of(page, term):
@@ -56,7 +22,7 @@ def tip_of(page, term):
 
 
 def test_attractions_and_balloons_explain_themselves_on_hover_focus_and_tap(site, browser, shoot):
-    _, pages = seats(site, browser, ARENA_SUPPLY, ["robot-arena", "haunted-hotel"])
+    _, pages = open_seats(site, browser, ARENA_SUPPLY, ARENA_COMMONS)
     ann = pages[1]
     term = ann.locator('tr.common[data-attraction="robot-arena"] .term')
     assert term.inner_text() == "Robot Arena"
@@ -87,7 +53,7 @@ def test_attractions_and_balloons_explain_themselves_on_hover_focus_and_tap(site
     assert ann.errors == []
 
     # a tap on a phone shows the explanation too
-    _, phones = seats(site, browser, ARENA_SUPPLY, ["robot-arena", "haunted-hotel"], touch=True)
+    _, phones = open_seats(site, browser, ARENA_SUPPLY, ARENA_COMMONS, touch=True)
     phone = phones[2]
     statue = phone.locator(".commons .hint .term")
     assert statue.inner_text() == "Founder's Statue"
@@ -99,7 +65,7 @@ def test_attractions_and_balloons_explain_themselves_on_hover_focus_and_tap(site
 
 
 def test_the_footprint_is_drawn_under_the_pointer_and_lands_there(site, browser, shoot):
-    game_id, pages = seats(site, browser, ARENA_SUPPLY, ["robot-arena", "haunted-hotel"])
+    game_id, pages = open_seats(site, browser, ARENA_SUPPLY, ARENA_COMMONS)
     ann, ben = pages[1], pages[2]
     for x, y in ((0, 2), (1, 2), (0, 3), (1, 3)):  # four hobby stores side by side and stacked
         build(ann, "L1", x, y)
