@@ -20,7 +20,6 @@ from pbem.games.mall.content import load, parse_content
 from pbem.games.mall.explain import (
     attraction_name,
     balloon_rule,
-    bay_effect,
     bay_requirement,
     condition_words,
 )
@@ -111,7 +110,7 @@ def test_every_bay_shows_its_points_requirement_and_effect(mall_page):
         words = text_of(element(mall_page, f"bay-{bay.id}"))
         assert words == (
             f"{bay.name} ({bay.id}, {bay.type}) {bay.points} "
-            f"{bay_requirement(bay, CONTENT)} {bay_effect(bay)}"
+            f"{bay_requirement(bay, CONTENT)} {bay.describe()}"
         )
 
 

@@ -123,14 +123,17 @@ class BaySpec:
     bonus_max: int = 0
 
     def describe(self) -> str:
+        """What the bay does once built, in words."""
         if self.customers:
-            return f"{len(self.customers)} customers arrive: " + ", ".join(self.customers)
+            wants = self.customers
+            said = " and ".join(wants) if len(wants) == 2 else ", ".join(wants)
+            return f"{len(wants)} customers arrive on it, wanting {said}"
         if self.notes:
-            return f"gain min({self.notes}, bank) notes from the bank"
+            return f"you take up to {self.notes} notes from the bank"
         if self.bonus_per == "entrance":
-            return f"at the end: +1 per entrance element, at most +{self.bonus_max}"
+            return f"at the end, +1 point per entrance tile, at most +{self.bonus_max}"
         if self.bonus_per == "satisfied":
-            return f"at the end: +1 per satisfied customer, at most +{self.bonus_max}"
+            return f"at the end, +1 point per satisfied customer, at most +{self.bonus_max}"
         return "no effect"
 
 

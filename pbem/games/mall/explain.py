@@ -85,20 +85,6 @@ def bay_requirement(bay: BaySpec, content: Content) -> str:
     )
 
 
-def bay_effect(bay: BaySpec) -> str:
-    """What a bay does, in words."""
-    if bay.customers:
-        wants = " and ".join(bay.customers) if len(bay.customers) == 2 else ", ".join(bay.customers)
-        return f"{len(bay.customers)} customers arrive on it, wanting {wants}"
-    if bay.notes:
-        return f"you take up to {bay.notes} notes from the bank"
-    if bay.bonus_per == "entrance":
-        return f"at the end, +1 point per entrance tile, at most +{bay.bonus_max}"
-    if bay.bonus_per == "satisfied":
-        return f"at the end, +1 point per satisfied customer, at most +{bay.bonus_max}"
-    return bay.describe()
-
-
 def bay_label(bay: BaySpec, content: Content) -> str:
     """A bay on its button: "Shuttle Stop (GD1), 3 points, needs 1 element of each ..."."""
     return f"{bay.name} ({bay.id}), {bay.points} points, {bay_requirement(bay, content)}"
@@ -108,7 +94,7 @@ def bay_words(bay: BaySpec, content: Content) -> str:
     """A bay's short explanation: name, type, points, requirement and effect."""
     return (
         f"{bay.name} ({bay.id}): {bay.type} docking bay, {bay.points} points; "
-        f"{bay_requirement(bay, content)}; when built, {bay_effect(bay)}. "
+        f"{bay_requirement(bay, content)}; when built, {bay.describe()}. "
         "Each player may have one grey and one brown bay; the first to build a bay has it."
     )
 
@@ -117,7 +103,7 @@ def bay_tile_words(bay: BaySpec) -> str:
     """A built bay's tooltip: "GD2 Buggy Port: grey docking bay, 3 points; when built, ..."."""
     return (
         f"{bay.id} {bay.name}: {bay.type} docking bay, {bay.points} points;"
-        f" when built, {bay_effect(bay)}"
+        f" when built, {bay.describe()}"
     )
 
 

@@ -13,7 +13,6 @@ from .explain import (
     balloon_rule,
     balloon_title,
     balloon_values,
-    bay_effect,
     bay_requirement,
     condition_words,
     kind_words,
@@ -62,7 +61,7 @@ def rules(content: Content | None = None) -> dict[str, Any]:
                 "type": bay.type,
                 "points": bay.points,
                 "requirement": bay_requirement(bay, content),
-                "effect": bay_effect(bay),
+                "effect": bay.describe(),
             }
             for bay in content.bays.values()
         ],
