@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from importlib import import_module
 
+from pbem import i18n
+
 from .base import Game, IllegalAction, NotationError, Plugin, SetupError
 
 _PACKAGES = {"mall": "pbem.games.mall", "nim": "pbem.games.nim"}
@@ -38,6 +40,8 @@ class Registry(Mapping[str, Plugin]):
 
 
 GAMES = Registry(_PACKAGES)
+for _package in _PACKAGES.values():
+    i18n.register_package(_package)  # each game's translations/ catalogs
 NAMES = tuple(_PACKAGES)
 
 

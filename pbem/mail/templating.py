@@ -13,9 +13,11 @@ from jinja2 import (
     select_autoescape,
 )
 
-from pbem import resources
+from pbem import i18n, resources
 from pbem.games import GAMES
 from pbem.games.base import Mails, Plugin
+
+from .wording import together
 
 TEMPLATES = resources.TEMPLATES
 
@@ -27,7 +29,7 @@ def environment(auto_reload: bool = True) -> Environment:
     games: dict[str, BaseLoader] = {
         name: FileSystemLoader(str(plugin.templates)) for name, plugin in GAMES.items()
     }
-    return Environment(
+    env = Environment(
         loader=ChoiceLoader([FileSystemLoader(TEMPLATES), PrefixLoader(games)]),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,
@@ -35,6 +37,9 @@ def environment(auto_reload: bool = True) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    i18n.install(env)  # a mail speaks its reader's language (i18n.speaking)
+    env.filters["together"] = together  # "Ann and Ben", "Anna und Bernd"
+    return env
 
 
 def mails_of(plugin: Plugin) -> Mails:

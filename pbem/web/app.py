@@ -21,6 +21,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from pbem import resources
 from pbem.bootstrap import Parts, build
 from pbem.games import GAMES
+from pbem.i18n import N_
+from pbem.i18n import gettext as _
 from pbem.service import ServiceError
 
 from . import limits
@@ -79,7 +81,9 @@ def create_app(parts: Parts | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=parts.settings.trusted_proxies)  # type: ignore[method-assign]
     csrf.init_app(app)
 
-    from . import api, chat, dev, feeds, games, inbound, live, mine, play, rules
+    from . import api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
+
+    language.init_app(app, JSON_PREFIXES)
 
     csrf.exempt(api.bp)  # bearer tokens, no cookies: nothing to forge
     csrf.exempt(inbound.bp)  # a shared secret, no cookies
@@ -107,7 +111,7 @@ def create_app(parts: Parts | None = None) -> Flask:
 
     @app.errorhandler(CSRFError)
     def forged(error: CSRFError) -> tuple:
-        message = "this form has expired or did not come from this site: reload the page"
+        message = _("this form has expired or did not come from this site: reload the page")
         return _refusal(message, None, 400)
 
     @app.errorhandler(HTTPException)
@@ -115,11 +119,14 @@ def create_app(parts: Parts | None = None) -> Flask:
         if error.code is None or error.code < 400:
             return error.get_response()  # a redirect raised as an exception
         given = error.description != type(error).description  # abort(code, "why")
-        message = WORDS.get(error.code, error.name.lower())
+        message = _(WORDS[error.code]) if error.code in WORDS else error.name.lower()
         if given and error.description:
             message = error.description
         if error.code == 429:  # the description is the limit that was reached
-            message = f"too many requests from here ({error.description}); try again later"
+            message = _(
+                "too many requests from here (%(limit)s); try again later",
+                limit=error.description,
+            )
         answer = _refusal(message, None, error.code)
         headers = dict(error.get_headers())
         allowed = {k: v for k, v in headers.items() if k in ("Allow", "Retry-After")}
@@ -130,7 +137,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         # The log keeps what happened; the answer says nothing of the server's insides.
         path = redact(request.path)
         current_app.logger.error("unexpected error on %s %s", request.method, path, exc_info=error)
-        return _refusal("the server failed; try again later", None, 500)
+        return _refusal(_("the server failed; try again later"), None, 500)
 
     app.jinja_env.filters["sentence"] = sentence
 
@@ -168,11 +175,11 @@ def _game_assets() -> list[Blueprint]:
 
 
 WORDS = {
-    400: "this request cannot be read",
-    404: "there is no such page",
-    405: "this address does not take that method",
-    413: "this request is too large",
-    429: "too many requests from here; try again later",
+    400: N_("this request cannot be read"),
+    404: N_("there is no such page"),
+    405: N_("this address does not take that method"),
+    413: N_("this request is too large"),
+    429: N_("too many requests from here; try again later"),
 }
 
 
