@@ -8,6 +8,8 @@ import re
 from email.errors import MessageError
 from email.headerregistry import Address
 
+from pbem.i18n import gettext as _
+
 from .errors import BadRequest
 
 MAX_LENGTH = 254  # RFC 5321's limit on a path, less its angle brackets
@@ -25,28 +27,30 @@ def checked_address(text: str) -> str:
     why = _problem(address)
     if why:
         shown = address if len(address) <= 80 else address[:77] + "..."
-        raise NotAnAddress(f"{shown!r} is not an email address: {why}")
+        raise NotAnAddress(
+            _("%(address)s is not an email address: %(why)s", address=repr(shown), why=why)
+        )
     return address
 
 
 def _problem(address: str) -> str | None:
     if not address:
-        return "it is empty"
+        return _("it is empty")
     if len(address) > MAX_LENGTH:
-        return f"it is longer than {MAX_LENGTH} characters"
+        return _("it is longer than %(most)s characters", most=MAX_LENGTH)
     if not address.isascii():
-        return "only plain ASCII addresses are supported (no accents, no IDN domains)"
+        return _("only plain ASCII addresses are supported (no accents, no IDN domains)")
     if not address.isprintable() or any(c.isspace() for c in address):
-        return "it contains spaces or control characters"
+        return _("it contains spaces or control characters")
     try:
         parsed = Address(addr_spec=address)
     except (ValueError, IndexError, MessageError) as error:
-        return f"it cannot be read as name@domain ({error})"
+        return _("it cannot be read as name@domain (%(error)s)", error=error)
     if parsed.addr_spec != address or address.startswith('"'):
-        return "only a plain local part and a domain are supported"
-    local, _, domain = address.rpartition("@")
+        return _("only a plain local part and a domain are supported")
+    local, _at, domain = address.rpartition("@")
     if not local or len(local) > 64:
-        return "the part before the @ has 1 to 64 characters"
+        return _("the part before the @ has 1 to 64 characters")
     if not all(_LABEL.fullmatch(label) for label in domain.split(".")):
-        return f"{domain!r} is not a domain name"
+        return _("%(domain)s is not a domain name", domain=repr(domain))
     return None

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, select
 
 from pbem.games import Game as Rules
 from pbem.games import get
+from pbem.i18n import gettext as _
 from pbem.store.events import Envelope, decode, timestamp
 from pbem.store.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
 from pbem.store.log import EVENTS
@@ -62,20 +63,29 @@ def checked_text(text: object) -> str:
     it is not text, is empty or longer than LONGEST, or holds a control, format
     (bar the emoji joiner), surrogate or unassigned character."""
     if not isinstance(text, str):
-        raise BadRequest("a chat line is text")
+        raise BadRequest(_("a chat line is text"))
     line = " ".join(_BREAKS.sub(" ", unicodedata.normalize("NFC", text)).split(" ")).strip()
     line = re.sub(r" {2,}", " ", line)
     for c in line:
         kind = unicodedata.category(c)
         if kind in ("Cc", "Cs", "Cn", "Co") or (kind == "Cf" and c != _JOINER):
             raise BadRequest(
-                f"a chat line cannot hold the character U+{ord(c):04X}"
-                " (control, invisible or direction-changing characters are refused)"
+                _(
+                    "a chat line cannot hold the character %(character)s"
+                    " (control, invisible or direction-changing characters are refused)",
+                    character="U+" + format(ord(c), "04X"),
+                )
             )
     if not line:
-        raise BadRequest("a chat line needs some text")
+        raise BadRequest(_("a chat line needs some text"))
     if len(line) > LONGEST:
-        raise BadRequest(f"a chat line is at most {LONGEST} characters; this one has {len(line)}")
+        raise BadRequest(
+            _(
+                "a chat line is at most %(most)s characters; this one has %(length)s",
+                most=LONGEST,
+                length=len(line),
+            )
+        )
     return line
 
 
@@ -89,7 +99,10 @@ def say(ctx: Context, game_id: str, token: str | None, text: object) -> Envelope
         said = _said_lately(ctx, tx.conn, row.id, TableTalk, seat)
         if said >= SEAT_PER_MINUTE:
             raise TooMany(
-                f"at most {SEAT_PER_MINUTE} chat lines a minute: wait a moment and say it again"
+                _(
+                    "at most %(most)s chat lines a minute: wait a moment and say it again",
+                    most=SEAT_PER_MINUTE,
+                )
             )
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
@@ -106,10 +119,10 @@ def spectator_says(ctx: Context, game_id: str, name: object, text: object) -> En
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
         if not row.public:
-            raise Forbidden("this game is private: only its players talk there")
+            raise Forbidden(_("this game is private: only its players talk there"))
         said = _said_lately(ctx, tx.conn, row.id, SpectatorTalk, None)
         if said >= SPECTATORS_PER_MINUTE:
-            raise TooMany("the spectators' chat of this game is busy: try again in a minute")
+            raise TooMany(_("the spectators' chat of this game is busy: try again in a minute"))
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
         return ctx.record(tx, rules, SpectatorTalk(given, line), "spectator", state)
@@ -119,11 +132,11 @@ def _spectator_name(name: object) -> str:
     """A spectator's name as a player's is kept: no control or format characters,
     no runs of spaces, 1 to 60 characters."""
     if not isinstance(name, str):
-        raise BadRequest("a spectator gives a name to chat")
+        raise BadRequest(_("a spectator gives a name to chat"))
     kept = "".join(c for c in " ".join(name.split()) if unicodedata.category(c)[0] != "C")
     kept = " ".join(kept.split())
     if not 1 <= len(kept) <= 60:
-        raise BadRequest("a spectator's name is 1 to 60 characters")
+        raise BadRequest(_("a spectator's name is 1 to 60 characters"))
     return kept
 
 

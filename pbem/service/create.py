@@ -14,10 +14,12 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from pbem import i18n
 from pbem.games import NAMES, SetupError, plugin
 from pbem.games import Game as Rules
+from pbem.i18n import gettext as _
 from pbem.store import log
-from pbem.store.events import GENESIS, GameCreated, Player, encode
+from pbem.store.events import GENESIS, GameCreated, LanguageChosen, Player, encode
 
 from . import invitations, policy, queries
 from . import options as game_options
@@ -36,6 +38,7 @@ class PlayerSpec:
     name: str
     email: str | None = None
     bot: str | None = None
+    language: str | None = None  # of the person's mails; None: English
 
 
 def create_game(
@@ -52,21 +55,33 @@ def create_game(
     `Service.create_game`."""
     if key is not None:
         if not isinstance(key, str) or not 16 <= len(key) <= 200 or not key.isprintable():
-            raise BadRequest("a creation key is 16 to 200 printable characters")
+            raise BadRequest(_("a creation key is 16 to 200 printable characters"))
         earlier = created_by_key(ctx, key)
         if earlier is not None:
             return earlier
     name = NAMES[0] if game is None else game
     if not isinstance(name, str) or name not in NAMES:
         known = ", ".join(NAMES)
-        raise BadRequest(f"unknown game {str(name)[:40]!r}: this server runs {known}")
+        raise BadRequest(
+            _(
+                "unknown game %(game)s: this server runs %(known)s",
+                game=repr(str(name)[:40]),
+                known=known,
+            )
+        )
     rules = plugin(name).rules
     if not isinstance(players, Sequence) or not 2 <= len(players) <= MAX_SEATS:
         count = len(players) if isinstance(players, Sequence) else 0
-        raise BadRequest(f"setup: the game takes 2 to {MAX_SEATS} players, not {count}")
+        raise BadRequest(
+            _(
+                "setup: the game takes 2 to %(most)s players, not %(count)s",
+                most=MAX_SEATS,
+                count=count,
+            )
+        )
     chosen = game_options.checked(options)
     if setup is not None and not isinstance(setup, Mapping):
-        raise BadRequest("setup is an object")
+        raise BadRequest(_("setup is an object"))
     given = bool(setup)
     setup = dict(setup or {})
     setup.setdefault("seed", secrets.token_hex(24))  # 192 random bits
@@ -74,7 +89,7 @@ def create_game(
     try:
         state = rules.setup([p.name for p in specs], setup)
     except SetupError as error:
-        raise BadRequest(f"setup: {error}") from None
+        raise BadRequest(_("setup: %(error)s", error=error)) from None
     # A given setup is marked only in a game that hides something (for nim, a pile
     # of any size is there for all to see).
     setup_chosen = given and bool(rules.secrets(state, None))
@@ -86,7 +101,7 @@ def create_game(
         if earlier is None:
             raise
         return earlier  # the same form, sent twice at once: the first one made it
-    return Created(tx.game_id, 1, links)
+    return Created(tx.game_id, tx.head[0], links)
 
 
 def created_by_key(ctx: Context, key: str) -> Created | None:
@@ -133,7 +148,8 @@ def start(
         token = seat_token(ctx.key, tx.game_id, seat, nonce)
         controller = f"{BOT}{spec.bot}" if spec.bot else "human"
         seats.append(Player(seat, spec.name, token_hash(token), nonce, spec.email, controller))
-        links.append(SeatLink(seat, spec.name, None if spec.bot else token, spec.email))
+        language = spec.language or i18n.DEFAULT
+        links.append(SeatLink(seat, spec.name, None if spec.bot else token, spec.email, language))
     created = GameCreated(
         game_id=tx.game_id,
         game=rules.name,
@@ -150,10 +166,14 @@ def start(
     now = tx.time()
     event = log.append(tx.conn, tx.game_id, (0, GENESIS), type, payload, actor, now, stored)
     ctx.project(tx, rules, event, state)
+    for link, spec in zip(links, specs, strict=True):
+        if spec.language not in (None, i18n.DEFAULT) and not spec.bot:
+            chosen_language = LanguageChosen(link.seat, str(spec.language))
+            ctx.record(tx, rules, chosen_language, actor, state)
     first = rules.to_move(state)
     first_is_bot = first is not None and bool(specs[first - 1].bot)
     if first is not None and first_is_bot:
-        tx.bot_turn = (first, 1)
+        tx.bot_turn = (first, tx.head[0])
     policy.game_started(tx, links, first, first_is_bot)
     return links
 
@@ -161,18 +181,28 @@ def start(
 def checked_player(spec: PlayerSpec, game: str) -> PlayerSpec:
     """A player of `game` as stored: a name fit to show anywhere, a checked
     address for a person, a bot the game has."""
-    for field_name in ("name", "email", "bot"):
+    for field_name in ("name", "email", "bot", "language"):
         value = getattr(spec, field_name)
         if value is not None and not isinstance(value, str):
-            raise BadRequest(f"a player's {field_name} is text")
+            raise BadRequest(_("a player's %(field)s is text", field=field_name))
     # no newlines, no runs of spaces, no control or format characters (C0, C1,
     # NUL, bidi overrides): a name is shown in pages, mails and terminals
     name = " ".join((spec.name or "").split())
     name = " ".join("".join(c for c in name if unicodedata.category(c)[0] != "C").split())
     if not name or len(name) > 100:
-        raise BadRequest("every player needs a name of 1 to 100 characters")
+        raise BadRequest(_("every player needs a name of 1 to 100 characters"))
     email = checked_address(spec.email) if spec.email and spec.email.strip() else None
     bots = plugin(game).bots
     if spec.bot is not None and spec.bot not in bots:
-        raise BadRequest(f"unknown bot {spec.bot!r}: bots are {', '.join(bots)}")
-    return PlayerSpec(name, None if spec.bot else email, spec.bot)
+        raise BadRequest(
+            _("unknown bot %(bot)s: bots are %(bots)s", bot=repr(spec.bot), bots=", ".join(bots))
+        )
+    if spec.language is not None and spec.language not in i18n.LANGUAGES:
+        raise BadRequest(
+            _(
+                "a player's language is one of %(languages)s, not %(given)s",
+                languages=", ".join(i18n.LANGUAGES),
+                given=repr(spec.language[:20]),
+            )
+        )
+    return PlayerSpec(name, None if spec.bot else email, spec.bot, spec.language)

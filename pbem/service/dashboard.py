@@ -16,10 +16,14 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
 
+from pbem import i18n
+from pbem.i18n import N_
+from pbem.i18n import gettext as _
+from pbem.store import log
 from pbem.store.events import timestamp
 from pbem.store.tables import SeatSession, SignIn, core_table
 
-from . import queries, rows
+from . import history, queries, rows
 from .errors import Forbidden
 from .notices import Kind
 from .sessions import IDLE
@@ -29,7 +33,7 @@ from .unit import Context
 SIGN_INS, SESSIONS = core_table(SignIn), core_table(SeatSession)
 LINK_LIFE = timedelta(minutes=30)  # a sign-in link works once, within this time
 SIGNED_IN = timedelta(days=30)  # a browser stays signed in this long
-REFUSED = "this sign-in link has expired or was used already: ask for a new one on My games"
+REFUSED = N_("this sign-in link has expired or was used already: ask for a new one on My games")
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,16 @@ def ask_to_sign_in(ctx: Context, email: str, window: timedelta) -> list[int]:
             {"id_sha256": _digest(nonce), "address": address, "created_at": timestamp(now)},
         )
         payload = {"nonce": nonce, "seats": [[s.game_id, s.seat] for s in seats]}
-        mail = rows.new_mail(None, None, Kind.SIGN_IN, None, address, payload, timestamp(now))
+        mail = rows.new_mail(
+            None,
+            None,
+            Kind.SIGN_IN,
+            None,
+            address,
+            payload,
+            timestamp(now),
+            language=i18n.language(),  # the page's that asked
+        )
         return rows.add_mails(conn, [mail])
 
 
@@ -116,7 +129,7 @@ def sign_in(ctx: Context, token: str) -> tuple[str, str]:
     browser's new session; Forbidden for a link that is forged, used or expired."""
     nonce = _nonce_of(ctx.key, token)
     if nonce is None:
-        raise Forbidden(REFUSED)
+        raise Forbidden(_(REFUSED))
     now = ctx.clock()
     session_id = secrets.token_urlsafe(32)
     with ctx.db.writing() as conn:
@@ -132,7 +145,7 @@ def sign_in(ctx: Context, token: str) -> tuple[str, str]:
             .values(used_at=timestamp(now), session_sha256=_digest(session_id))
         )
         if done.rowcount != 1:
-            raise Forbidden(REFUSED)
+            raise Forbidden(_(REFUSED))
         address: str = conn.execute(
             select(SIGN_INS.c.address).where(SIGN_INS.c.id_sha256 == _digest(nonce))
         ).scalar_one()
@@ -189,11 +202,19 @@ def feed_seats(ctx: Context, named: list[tuple[str, int, str]]) -> list[tuple[st
     return [(g, s) for g, s, digest in named if (g, s, digest) in found]
 
 
-def clock_of(ctx: Context, game_id: str) -> dict[str, Any]:
-    """The game's head, status, seat to move and its deadline (UTC text or None)."""
+def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str, Any]:
+    """The game's head, status, seat to move and its deadline (UTC text or None),
+    and `tag`, which changes only with an event worth showing `viewer` (a seat, or
+    None for a spectator): not another seat's private choices, nor, while the game
+    is on, the spectators' chat on a player's page."""
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
+        ignored = history.PRIVATE
+        if viewer is not None and row.status == "playing":
+            ignored = (*ignored, *history.OFF_THE_LOG)
+        shown = log.last_but(conn, game_id, ignored)
     return {
+        "tag": f"seq-{shown}",
         "seq": row.head_seq,
         "status": row.status,
         "turn": row.turn,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.i18n import gettext as _
 from pbem.store.events import Event
 
 
@@ -80,9 +81,15 @@ class Stale(ServiceError):
     status = 409
 
     def __init__(self, expected: int, head: int, since: list[Happened]) -> None:
-        lines = "; ".join(f"seq {h.seq}: {h.text}" for h in since)
+        lines = "; ".join(_("seq %(seq)s: %(text)s", seq=h.seq, text=h.text) for h in since)
         super().__init__(
-            f"the game has moved on: you saw seq {expected}, it is now at seq {head} ({lines})",
+            _(
+                "the game has moved on: you saw seq %(expected)s, it is now at seq %(head)s"
+                " (%(lines)s)",
+                expected=expected,
+                head=head,
+                lines=lines,
+            ),
             {"expected_seq": expected, "head_seq": head, "since": [h.told() for h in since]},
         )
         self.since = since
@@ -108,6 +115,7 @@ class SeatLink:
     name: str
     token: str | None  # None for bot seats
     email: str | None
+    language: str = "en"  # of the seat's mails
 
 
 @dataclass

@@ -3,17 +3,22 @@ events a viewer may be told at all (a player's mail preference is their own)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem import i18n
 from pbem.games import Game
+from pbem.i18n import N_, ngettext, pgettext
+from pbem.i18n import gettext as _
 from pbem.store.events import (
     ActionTaken,
     Envelope,
     Event,
     EventError,
     GameCreated,
+    LanguageChosen,
     MailPreferenceChanged,
     SeatReplaced,
     SpectatorTalk,
@@ -30,7 +35,9 @@ from pbem.store.events import (
 @dataclass(frozen=True)
 class Who:
     """How a sentence names a seat: its player's name, "you" for the seat it is told
-    to, and "seat N" only where no name is known. A sentence starts with `subject`."""
+    to, and "seat N" only where no name is known. A sentence is written whole for
+    each (`mine(seat)` says which): languages other than English conjugate and
+    decline around "you"."""
 
     names: Mapping[int, str] = field(default_factory=dict)
     you: int | None = None
@@ -41,27 +48,19 @@ class Who:
         return cls({s.seat: s.name for s in seats if s.name}, you)
 
     def __call__(self, seat: int) -> str:
+        """The seat's name as its player wrote it (never capitalised for them), or
+        "seat N"; "you" (as the object of a sentence) for the seat it is told to."""
         if seat == self.you:
-            return "you"
-        return self.names.get(seat) or f"seat {seat}"
+            return pgettext("object", "you")
+        return self.name(seat)
 
-    def subject(self, seat: int) -> str:
-        """The seat at the start of a sentence: "You", or the name as its player
-        wrote it (never capitalised for them)."""
-        return "You" if seat == self.you else self(seat)
+    def name(self, seat: int) -> str:
+        """The seat's player's name, or "seat N" where none is known."""
+        return self.names.get(seat) or _("seat %(seat)s", seat=seat)
 
-    def whose(self, seat: int) -> str:
-        """ "Your", "Ann's" at the start of a sentence."""
-        return "Your" if seat == self.you else self(seat) + "'s"
-
-    def be(self, seat: int) -> str:
-        return "are" if seat == self.you else "is"
-
-    def their(self, seat: int) -> str:
-        return "your" if seat == self.you else "their"
-
-    def them(self, seat: int) -> str:
-        return "you" if seat == self.you else "them"
+    def mine(self, seat: int) -> bool:
+        """Whether the sentence about `seat` is told to that seat ("you")."""
+        return seat == self.you
 
     def after(self, event: Envelope) -> Who:
         """The names once `event` has happened: a game's creation names its seats, a
@@ -76,82 +75,158 @@ class Who:
     def everyone(self, seats: Iterable[int]) -> str:
         """ "Ann, Ben and you"."""
         said = [self(s) for s in seats]
-        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        if len(said) == 1:
+            return said[0]
+        return _("%(others)s and %(last)s", others=", ".join(said[:-1]), last=said[-1])
 
 
 Sentence = Callable[[Game, dict[str, Any], Any, Any, Who], str]
 # told only to the seat the event is about
-PRIVATE: tuple[type[Event], ...] = (MailPreferenceChanged,)
+PRIVATE: tuple[type[Event], ...] = (MailPreferenceChanged, LanguageChosen)
 # the spectators' chat is never in the game's log: its own panel shows it
 OFF_THE_LOG: tuple[type[Event], ...] = (SpectatorTalk,)
 _PREFERENCES = {
-    "every": "a mail every turn",
-    "digest": "one digest a day",
-    "none": "no turn mails",
+    "every": N_("a mail every turn"),
+    "digest": N_("one digest a day"),
+    "none": N_("no turn mails"),
 }
+# Why an undo request lapsed, as stored (English, in the event): told in the
+# reader's language where the reason is one the server gives.
+MOVED_ON = N_("the game moved on")
+_UNANSWERED = re.compile(r"it was not answered within (\d+(?:\.\d+)?) hours")
+
+
+def lapse_reason(reason: str) -> str:
+    """A stored reason for an undo request's lapse, in the language of the moment
+    (a reason the server does not know is told as stored)."""
+    if reason == MOVED_ON:
+        return _(MOVED_ON)
+    unanswered = _UNANSWERED.fullmatch(reason)
+    if unanswered:
+        return _("it was not answered within %(hours)s hours", hours=unanswered.group(1))
+    return reason
 
 
 def _created(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
     named = Who({q["seat"]: q["name"] for q in p["players"]}, who.you)
-    return f"the game was created for {named.everyone(q['seat'] for q in p['players'])}"
+    everyone = named.everyone(q["seat"] for q in p["players"])
+    return _("the game was created for %(players)s", players=everyone)
 
 
 def _action(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    action = rules.parse(p["action"])
-    return f"{who.subject(p['seat'])} played {rules.narrate(before, action, after)}"
+    move = rules.narrate(before, rules.parse(p["action"]), after)
+    seat = p["seat"]
+    if who.mine(seat):
+        return _("You played %(move)s", move=move)
+    return _("%(name)s played %(move)s", name=who.name(seat), move=move)
 
 
 def _timed_out(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    action = rules.parse(p["action"])
+    move = rules.narrate(before, rules.parse(p["action"]), after)
     seat = p["seat"]
-    return (
-        f"{who.subject(seat)} ran out of time and a bot played for {who.them(seat)}: "
-        f"{rules.narrate(before, action, after)}"
+    if who.mine(seat):
+        return _("You ran out of time and a bot played for you: %(move)s", move=move)
+    return _(
+        "%(name)s ran out of time and a bot played for them: %(move)s",
+        name=who.name(seat),
+        move=move,
     )
 
 
 def _replaced(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    new = p.get("name", "a new player") if p["controller"] == "human" else "a bot"
-    return f"{who.whose(p['seat'])} seat is now played by {new}"
+    seat = p["seat"]
+    if p["controller"] != "human":
+        if who.mine(seat):
+            return _("Your seat is now played by a bot")
+        return _("%(name)s's seat is now played by a bot", name=who.name(seat))
+    new = p.get("name") or pgettext("played by", "a new player")
+    if who.mine(seat):
+        return _("Your seat is now played by %(new)s", new=new)
+    return _("%(name)s's seat is now played by %(new)s", name=who.name(seat), new=new)
 
 
 def _undo_requested(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    return f"{who.subject(p['seat'])} asked to take back every move after seq {p['back_to']}"
+    seat, back_to = p["seat"], p["back_to"]
+    if who.mine(seat):
+        return _("You asked to take back every move after seq %(seq)s", seq=back_to)
+    return _(
+        "%(name)s asked to take back every move after seq %(seq)s",
+        name=who.name(seat),
+        seq=back_to,
+    )
 
 
 def _undo_answered(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    return f"{who.subject(p['seat'])} {'agreed to' if p['agree'] else 'refused'} the undo"
+    seat = p["seat"]
+    if who.mine(seat):
+        return _("You agreed to the undo") if p["agree"] else _("You refused the undo")
+    if p["agree"]:
+        return _("%(name)s agreed to the undo", name=who.name(seat))
+    return _("%(name)s refused the undo", name=who.name(seat))
 
 
 def _undo_done(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    return f"every move after seq {p['back_to']} was taken back"
+    return _("every move after seq %(seq)s was taken back", seq=p["back_to"])
 
 
 def _undo_lapsed(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    reason = f": {p['reason']}" if p.get("reason") else ""
-    return f"{who.whose(p['seat'])} undo request was closed{reason}"
+    seat, reason = p["seat"], p.get("reason")
+    if reason:
+        why = lapse_reason(reason)
+        if who.mine(seat):
+            return _("Your undo request was closed: %(reason)s", reason=why)
+        return _("%(name)s's undo request was closed: %(reason)s", name=who.name(seat), reason=why)
+    if who.mine(seat):
+        return _("Your undo request was closed")
+    return _("%(name)s's undo request was closed", name=who.name(seat))
 
 
 def _mail_preference(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    chosen = _PREFERENCES.get(p["mail"], p["mail"])
-    return f"{who.subject(p['seat'])} chose {chosen}"
+    mail = p["mail"]
+    chosen = _(_PREFERENCES[mail]) if mail in _PREFERENCES else mail
+    if who.mine(p["seat"]):
+        return _("You chose %(choice)s", choice=chosen)
+    return _("%(name)s chose %(choice)s", name=who.name(p["seat"]), choice=chosen)
+
+
+def _language(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    language = i18n.LANGUAGES.get(p["language"], p["language"])  # in its own words
+    if who.mine(p["seat"]):
+        return _("You chose to read your mails in %(language)s", language=language)
+    return _(
+        "%(name)s chose to read their mails in %(language)s",
+        name=who.name(p["seat"]),
+        language=language,
+    )
 
 
 def _vacation(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
     until = str(p["until"])[:16].replace("T", " ")
     days, seat = p["days"], p["seat"]
-    return (
-        f"{who.subject(seat)} {who.be(seat)} on vacation until {until} UTC "
-        f"({days} day{'' if days == 1 else 's'}; {who.their(seat)} clock stops)"
+    if who.mine(seat):
+        return ngettext(
+            "You are on vacation until %(until)s UTC (%(num)d day; your clock stops)",
+            "You are on vacation until %(until)s UTC (%(num)d days; your clock stops)",
+            days,
+            until=until,
+        )
+    return ngettext(
+        "%(name)s is on vacation until %(until)s UTC (%(num)d day; their clock stops)",
+        "%(name)s is on vacation until %(until)s UTC (%(num)d days; their clock stops)",
+        days,
+        name=who.name(seat),
+        until=until,
     )
 
 
 def _table_talk(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    return f"{who.subject(p['seat'])} said: {p['text']}"
+    if who.mine(p["seat"]):
+        return _("You said: %(text)s", text=p["text"])
+    return _("%(name)s said: %(text)s", name=who.name(p["seat"]), text=p["text"])
 
 
 def _spectator_talk(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    return f"{p['name']} (watching) said: {p['text']}"
+    return _("%(name)s (watching) said: %(text)s", name=p["name"], text=p["text"])
 
 
 # Every event type has its sentence (a test holds this to EVENT_TYPES).
@@ -165,6 +240,7 @@ SENTENCES: dict[type[Event], Sentence] = {
     UndoDone: _undo_done,
     UndoLapsed: _undo_lapsed,
     MailPreferenceChanged: _mail_preference,
+    LanguageChosen: _language,
     VacationStarted: _vacation,
     TableTalk: _table_talk,
     SpectatorTalk: _spectator_talk,
@@ -177,7 +253,7 @@ def describe(rules: Game, event: Envelope, before: Any, after: Any, who: Who | N
     typed = _typed(event)
     sentence = None if typed is None else SENTENCES.get(type(typed))
     if sentence is None:
-        return "something happened that this server cannot describe"
+        return _("something happened that this server cannot describe")
     return sentence(rules, event.payload, before, after, who or Who())
 
 

@@ -159,7 +159,10 @@ class Inbox:
             answers, notes = self._answers(conn, to, now)
             if notes if note else len(answers) >= ANSWERS_PER_HOUR:
                 return None
-            mail = rows.new_mail(game_id, None, "answer", seat, to, payload, timestamp(now))
+            language = rows.language(conn, game_id, seat)
+            mail = rows.new_mail(
+                game_id, None, "answer", seat, to, payload, timestamp(now), language=language
+            )
             return rows.add_mails(conn, [mail])[0]
 
     def _sent(self, conn: Connection, sender: str, now: datetime) -> int:

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, func, select
 
+from pbem.i18n import gettext as _
 from pbem.store.events import timestamp
 
 from .errors import TooMany
@@ -39,7 +40,13 @@ def check(conn: Connection, addresses: Iterable[str], now: datetime) -> None:
     for to, count in sorted(wanted.items()):
         if sent.get(to, 0) + count > PER_DAY:
             raise TooMany(
-                f"{to} has had {sent.get(to, 0)} invitations in the last 24 hours; an address"
-                f" gets at most {PER_DAY} a day: try again later, or invite another address",
+                _(
+                    "%(address)s has had %(invitations)s invitations in the last 24 hours;"
+                    " an address gets at most %(most)s a day: try again later, or invite"
+                    " another address",
+                    address=to,
+                    invitations=sent.get(to, 0),
+                    most=PER_DAY,
+                ),
                 {"address": to, "invitations": sent.get(to, 0), "limit": PER_DAY},
             )

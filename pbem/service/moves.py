@@ -12,11 +12,12 @@ from sqlalchemy.exc import IntegrityError
 
 from pbem.games import Game as Rules
 from pbem.games import IllegalAction, NotationError, get, plugin
+from pbem.i18n import gettext as _
 from pbem.store import log, states
 from pbem.store.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
 from pbem.store.events.kinds import TALK
 
-from . import policy, rows, undo
+from . import history, policy, rows, undo
 from .errors import Accepted, BadRequest, Illegal, Stale
 from .queries import happened
 from .rows import Record
@@ -102,7 +103,7 @@ def move(
     the game moved on). With `timeout_policy` the move is the one a timeout
     played (TurnTimedOut), else the seat's own (ActionTaken)."""
     if tx.before.undo_request_seq is not None:
-        undo.lapse(ctx, tx, rules, seats, before, "the game moved on")
+        undo.lapse(ctx, tx, rules, seats, before, history.MOVED_ON)  # stored in English
     after = rules.perform(before, checked)
     action = rules.to_json(checked)
     played: Event = (
@@ -172,7 +173,7 @@ def checked_key(key: object) -> str | None:
         return None
     if not isinstance(key, str) or not 1 <= len(key) <= 200 or not key.isprintable():
         raise BadRequest(
-            "an idempotency key is 1 to 200 printable characters (no control characters)"
+            _("an idempotency key is 1 to 200 printable characters (no control characters)")
         )
     return key
 
@@ -255,7 +256,13 @@ def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | 
     if expected is None or expected == row.head_seq:
         return
     if not 1 <= expected <= row.head_seq:
-        raise BadRequest(f"expected_seq {expected}: the game has seq 1 to {row.head_seq}")
+        raise BadRequest(
+            _(
+                "expected_seq %(expected)s: the game has seq 1 to %(head)s",
+                expected=expected,
+                head=row.head_seq,
+            )
+        )
     if all(e.type in TALK for e in log.events(conn, row.id, after=expected)):
         return
     raise stale(conn, rules, row, expected)

@@ -7,6 +7,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.i18n import gettext as _
+
 from .errors import BadRequest
 
 DEFAULTS: dict[str, Any] = {
@@ -33,33 +35,42 @@ def checked(options: Mapping[str, Any] | None) -> dict[str, Any]:
     number is bounded, so no deadline, reminder or vacation computed from them can
     overflow a date."""
     if options is not None and not isinstance(options, Mapping):
-        raise BadRequest("options are an object of names and values")
+        raise BadRequest(_("options are an object of names and values"))
     given = dict(options or {})
     unknown = sorted(set(given) - set(DEFAULTS), key=str)
     if unknown:
         raise BadRequest(
-            f"unknown options: {', '.join(map(str, unknown))} (options are {', '.join(DEFAULTS)})"
+            _(
+                "unknown options: %(unknown)s (options are %(known)s)",
+                unknown=", ".join(map(str, unknown)),
+                known=", ".join(DEFAULTS),
+            )
         )
     result = {**DEFAULTS, **given}
     hours = result["hours_per_turn"]
     if hours is not None and (_not_number(hours) or not 1 <= hours <= MAX_HOURS_PER_TURN):
         raise BadRequest(
-            f"hours_per_turn is a number of hours from 1 to {MAX_HOURS_PER_TURN}, or null"
+            _(
+                "hours_per_turn is a number of hours from 1 to %(most)s, or null",
+                most=MAX_HOURS_PER_TURN,
+            )
         )
     result["reminders"] = _checked_reminders(result["reminders"], hours, "reminders" in given)
     if result["timeout_policy"] not in POLICIES:
-        raise BadRequest(f"timeout_policy is one of {', '.join(POLICIES)}")
+        raise BadRequest(_("timeout_policy is one of %(policies)s", policies=", ".join(POLICIES)))
     for key, low, high in (
         ("replace_after", 1, MAX_REPLACE_AFTER),
         ("vacation_days", 0, MAX_VACATION_DAYS),
     ):
         value = result[key]
         if _not_number(value) or int(value) != value or not low <= value <= high:
-            raise BadRequest(f"{key} is a whole number from {low} to {high}")
+            raise BadRequest(
+                _("%(key)s is a whole number from %(low)s to %(high)s", key=key, low=low, high=high)
+            )
         result[key] = int(value)
     for key in ("public", "any_sender", "authenticated_mail"):
         if not isinstance(result[key], bool):
-            raise BadRequest(f"{key} is true or false")
+            raise BadRequest(_("%(key)s is true or false", key=key))
     return result
 
 
@@ -76,9 +87,10 @@ def checked_reminder(hours: Any) -> float:
 
 
 def _checked_reminders(reminders: Any, hours: Any, given: bool) -> list[float]:
-    rule = (
-        f"reminders is a list of at most {MAX_REMINDERS} numbers of hours before the deadline,"
-        f" each above 0 and below hours_per_turn, e.g. [24, 2]"
+    rule = _(
+        "reminders is a list of at most %(most)s numbers of hours before the deadline,"
+        " each above 0 and below hours_per_turn, e.g. [24, 2]",
+        most=MAX_REMINDERS,
     )
     if not isinstance(reminders, list) or len(reminders) > MAX_REMINDERS:
         raise BadRequest(rule)
@@ -89,7 +101,14 @@ def _checked_reminders(reminders: Any, hours: Any, given: bool) -> list[float]:
         if _not_number(value) or not 0 < value <= MAX_HOURS_PER_TURN:
             raise BadRequest(rule)
         if hours is not None and value >= hours:
-            raise BadRequest(f"{rule}; a reminder of {value:g} hours is not below {hours:g}")
+            raise BadRequest(
+                _(
+                    "%(rule)s; a reminder of %(value)s hours is not below %(hours)s",
+                    rule=rule,
+                    value=format(value, "g"),
+                    hours=format(hours, "g"),
+                )
+            )
     return sorted(set(reminders), reverse=True)
 
 

@@ -217,21 +217,36 @@ class Outbox:
         with self.db.writing() as conn:
             held = conn.execute(
                 select(
-                    OUTBOX.c.id, OUTBOX.c.channel, OUTBOX.c.address, OUTBOX.c.game_id, OUTBOX.c.seat
+                    OUTBOX.c.id,
+                    OUTBOX.c.channel,
+                    OUTBOX.c.address,
+                    OUTBOX.c.game_id,
+                    OUTBOX.c.seat,
+                    OUTBOX.c.language,
                 )
                 .where(OUTBOX.c.status == "held")
                 .order_by(OUTBOX.c.id)
                 .with_for_update()
             ).all()
             games: dict[tuple[str, str], list[list[Any]]] = {}
+            languages: dict[tuple[str, str], str] = {}  # the newest held notice's
             for row in held:
                 pair = [row.game_id, row.seat]
                 listed = games.setdefault((row.channel, row.address), [])
+                languages[row.channel, row.address] = row.language
                 if pair not in listed:
                     listed.append(pair)
             digests = [
                 rows.new_mail(
-                    None, None, "digest", None, address, {"seats": pairs}, now, channel=channel
+                    None,
+                    None,
+                    "digest",
+                    None,
+                    address,
+                    {"seats": pairs},
+                    now,
+                    channel=channel,
+                    language=languages[channel, address],
                 )
                 for (channel, address), pairs in games.items()
             ]
@@ -251,7 +266,14 @@ class Outbox:
         with self.db.writing() as conn:
             holder = rows.holder(conn, game_id, seat)
             mail = rows.new_mail(
-                game_id, None, "answer", seat, to, {**payload, "holder": holder}, self._now()
+                game_id,
+                None,
+                "answer",
+                seat,
+                to,
+                {**payload, "holder": holder},
+                self._now(),
+                language=rows.language(conn, game_id, seat),
             )
             if problem is not None:
                 mail.update(status="failed", last_error=_storable(problem, 2000))

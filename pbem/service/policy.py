@@ -49,11 +49,11 @@ def game_started(tx: Tx, links: list[SeatLink], first: int | None, first_is_bot:
     """Every person is invited with their link; the first to move is told so."""
     for link in links:
         if link.token and link.email:
-            notice(tx, 1, Kind.INVITATION, link.seat, link.email, {})
+            notice(tx, 1, Kind.INVITATION, link.seat, link.email, {}, language=link.language)
     if first is not None and not first_is_bot:
         mover = links[first - 1]
         if mover.email:
-            notice(tx, 1, Kind.YOUR_TURN, first, mover.email, {})
+            notice(tx, 1, Kind.YOUR_TURN, first, mover.email, {}, language=mover.language)
 
 
 def moved(tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, after: Any) -> None:
@@ -83,10 +83,12 @@ def timed_out(tx: Tx, seq: int, seat: Record, replaced: bool) -> None:
     to_seat(tx, seq, Kind.TIMED_OUT, seat, {"replaced": True} if replaced else {})
 
 
-def seat_handed(tx: Tx, seq: int, seat: int, email: str | None, invited: bool) -> None:
-    """A person given a seat is invited with their new link."""
+def seat_handed(
+    tx: Tx, seq: int, seat: int, email: str | None, invited: bool, language: str = "en"
+) -> None:
+    """A person given a seat is invited with their new link, in `language`."""
     if invited and email:
-        notice(tx, seq, Kind.INVITATION, seat, email, {})
+        notice(tx, seq, Kind.INVITATION, seat, email, {}, language=language)
 
 
 def turn_handed(tx: Tx, seq: int, held: Record) -> None:
@@ -151,7 +153,16 @@ def table_talk(tx: Tx, seq: int, seats: list[Record], speaker: int) -> None:
         if waiting is not None:
             continue
         payload = {"holder": seat.token_sha256}
-        row = rows.new_mail(tx.game_id, seq, Kind.CHAT, seat.seat, address, payload, tx.time())
+        row = rows.new_mail(
+            tx.game_id,
+            seq,
+            Kind.CHAT,
+            seat.seat,
+            address,
+            payload,
+            tx.time(),
+            language=seat.language,
+        )
         status = "pending" if chosen == "every" else "held"
         # written here, not in tx.mails: those go to a worker at once; this one
         # waits for the sweep to find it due
@@ -169,12 +180,14 @@ def notice(
     to: str,
     payload: dict[str, Any],
     status: str = "pending",
+    *,
+    language: str = "en",
 ) -> None:
-    """An outbox row, recording the seat's holder of now (its token's hash), so
-    that a link in it only ever goes to the holder it was written for."""
+    """An outbox row in `language`, recording the seat's holder of now (its token's
+    hash), so that a link in it only ever goes to the holder it was written for."""
     if seat is not None and "holder" not in payload:
         payload = {**payload, "holder": rows.holder(tx.conn, tx.game_id, seat)}
-    row = rows.new_mail(tx.game_id, seq, kind, seat, to, payload, tx.time())
+    row = rows.new_mail(tx.game_id, seq, kind, seat, to, payload, tx.time(), language=language)
     tx.mails.append({**row, "status": status})
 
 
@@ -196,9 +209,9 @@ def to_seat(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any])
     payload = {**payload, "holder": seat.token_sha256}
     chosen = choice(seat, kind)
     if kind in ALWAYS or chosen == "every":
-        notice(tx, seq, kind, seat.seat, address, payload)
+        notice(tx, seq, kind, seat.seat, address, payload, language=seat.language)
     elif chosen == "digest":
-        notice(tx, seq, kind, seat.seat, address, payload, status="held")
+        notice(tx, seq, kind, seat.seat, address, payload, "held", language=seat.language)
 
 
 def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from sqlalchemy import Connection
 
 from pbem.games import Game as Rules
 from pbem.games import get
+from pbem.i18n import gettext as _
 from pbem.store import log, states
 from pbem.store.events import UndoAnswered, parse_timestamp
 
@@ -51,7 +52,13 @@ def describe(ctx: Context, game_id: str, seq: int | None = None, seat: int | Non
         row = ctx.row(conn, game_id)
         rules = get(row.game)
         seq, state = shown_at(ctx, conn, rules, row, seq, seat)
-        header = f"Game {game_id} at seq {seq} of {row.head_seq} (head {row.head_hash})"
+        header = _(
+            "Game %(game)s at seq %(seq)s of %(head)s (head %(hash)s)",
+            game=game_id,
+            seq=seq,
+            head=row.head_seq,
+            hash=row.head_hash,
+        )
         return header + "\n" + rules.describe(state, seat)
 
 
@@ -66,7 +73,14 @@ def shown_at(
     if seq is None or seq == row.head_seq:
         return row.head_seq, head
     if not 1 <= seq < row.head_seq:
-        raise NotFound(f"game {row.id} has seq 1 to {row.head_seq}, not {seq}")
+        raise NotFound(
+            _(
+                "game %(game)s has seq 1 to %(head)s, not %(seq)s",
+                game=row.id,
+                head=row.head_seq,
+                seq=seq,
+            )
+        )
     hidden = rules.secrets(head, seat)
     state = states.state_at(conn, rules, row.id, seq)
     if not hidden & _strings(rules.view(state, seat)):
@@ -111,7 +125,7 @@ def censor(ctx: Context, game_id: str, seat: int | None) -> Callable[[str], str]
     words = re.compile(
         rf"(?:\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)* \((?:{either})\))|(?<![\w-])(?:{either})(?![\w-])"
     )
-    return lambda text: words.sub("(hidden)", text)
+    return lambda text: words.sub(lambda _found: _("(hidden)"), text)
 
 
 def legal(ctx: Context, game_id: str, seat: int | None) -> list[str]:
@@ -132,7 +146,7 @@ def turn_options(ctx: Context, game_id: str, seat: int | None) -> list[dict[str,
     for action in rules.legal_actions(state, seat):
         text = rules.format(action)
         told = rules.narrate(state, action, rules.perform(state, action))
-        preview = told.removeprefix(text).removeprefix("; ") or "nothing else happens"
+        preview = told.removeprefix(text).removeprefix("; ") or _("nothing else happens")
         options.append({"text": text, "action": rules.to_json(action), "preview": preview})
     return options
 
@@ -203,18 +217,20 @@ def seat_links(ctx: Context, game_id: str) -> list[SeatLink]:
             s.name,
             None if is_bot(s) else seat_token(ctx.key, game_id, s.seat, s.token_nonce),
             s.email,
+            s.language,
         )
         for s in seats
     ]
 
 
 def seat_settings(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
-    """A seat's mail preference and vacation: days left, and until when."""
+    """A seat's mail preference and language, and vacation: days left, and until when."""
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         found = rows.seats(conn, game_id)[seat - 1]
     return {
         "mail": found.mail,
+        "language": found.language,
         "vacation_left": max(
             min(row.options["vacation_days"], game_options.MAX_VACATION_DAYS)
             - found.vacation_days_used,

@@ -24,6 +24,9 @@ _ADD_MAIL = insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
 _HOLDER = select(SEATS.c.token_sha256, SEATS.c.controller).where(
     SEATS.c.game_id == bindparam("g"), SEATS.c.seat == bindparam("s")
 )
+_LANGUAGE = select(SEATS.c.language).where(
+    SEATS.c.game_id == bindparam("g"), SEATS.c.seat == bindparam("s")
+)
 # Every move reads these two: prebuilt, run on the driver connection (see Statement).
 _GAME_ROW, _GAME_LOCKED_ROW, _SEAT_ROWS = (
     Statement(_GAME),
@@ -72,11 +75,13 @@ def new_mail(
     now: str,
     *,
     channel: str = "email",
+    language: str = "en",
 ) -> dict[str, Any]:
     """An outbox row of a notice, due now: `kind` is a Kind (ValueError for any
     other, here where it is written, not at delivery), `to` the address on
-    `channel`. A reminder carries its hours in the payload (`{"hours": h}`); they
-    are its topic too, which tells two reminders of one turn apart."""
+    `channel`, written in `language`. A reminder carries its hours in the payload
+    (`{"hours": h}`); they are its topic too, which tells two reminders of one turn
+    apart."""
     checked = kind_of(kind)
     topic = ""
     if checked is Kind.REMINDER:
@@ -92,6 +97,7 @@ def new_mail(
         "seat": seat,
         "topic": topic,
         "address": to,
+        "language": language,
         "payload": payload,
         "status": "pending",
         "attempts": 0,
@@ -108,6 +114,12 @@ def holder(conn: Connection, game_id: str, seat: int) -> str | None:
         return None
     digest: str = found.token_sha256
     return digest
+
+
+def language(conn: Connection, game_id: str, seat: int) -> str:
+    """The language the seat's person reads their mails in ("en" for no such seat)."""
+    found = conn.execute(_LANGUAGE, {"g": game_id, "s": seat}).scalar()
+    return str(found) if found else "en"
 
 
 def mail_exists(conn: Connection, mail: dict[str, Any]) -> bool:

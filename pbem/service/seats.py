@@ -7,13 +7,17 @@ from datetime import timedelta
 
 from sqlalchemy.exc import IntegrityError
 
+from pbem import i18n
 from pbem.games import get, plugin
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 from pbem.store import log
 from pbem.store.events import (
     MAIL_CHOICES,
     MAIL_TOPICS,
     Envelope,
     Holder,
+    LanguageChosen,
     MailPreferenceChanged,
     SeatReplaced,
     VacationStarted,
@@ -40,10 +44,12 @@ def replace_seat(
     name: str | None = None,
     email: str | None = None,
     bot: str | None = None,
+    language: str | None = None,
     actor: str = "admin",
 ) -> SeatLink:
     """Hand a seat to a bot (the game's first bot unless `bot` names another) or to
-    a person (see `Service.replace_seat`)."""
+    a person (see `Service.replace_seat`), who reads mails in `language` (English
+    unless given)."""
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
         rules = get(row.game)
@@ -56,7 +62,8 @@ def replace_seat(
             spec = checked_player(PlayerSpec(seats[seat - 1].name, bot=chosen), row.game)
             replaced = SeatReplaced(seat, f"{BOT}{spec.bot}")
         elif by == "human":
-            spec = checked_player(PlayerSpec(name or seats[seat - 1].name, email), row.game)
+            spec = PlayerSpec(name or seats[seat - 1].name, email, language=language)
+            spec = checked_player(spec, row.game)
             nonce = new_nonce()
             token = seat_token(ctx.key, game_id, seat, nonce)
             holder = Holder(spec.name, spec.email, token_hash(token), nonce)
@@ -65,7 +72,12 @@ def replace_seat(
             raise BadRequest('a seat is replaced "by" a bot or a human')
         state = ctx.state(tx.conn, rules, row)
         event = ctx.record(tx, rules, replaced, actor, state)
-        policy.seat_handed(tx, event.seq, seat, spec.email, invited=token is not None)
+        wanted = spec.language or i18n.DEFAULT
+        if token is not None and wanted != seats[seat - 1].language:
+            # the new person's language, not the one who held the seat before
+            event = ctx.record(tx, rules, LanguageChosen(seat, wanted), actor, state)
+        invited = token is not None
+        policy.seat_handed(tx, event.seq, seat, spec.email, invited, language=wanted)
         if row.status == "playing" and row.turn == seat:
             held = rows.seats(tx.conn, game_id)[seat - 1]
             policy.turn_handed(tx, event.seq, held)
@@ -87,23 +99,41 @@ def set_mail_preference(ctx: Context, game_id: str, token: str, mail: str) -> En
         return ctx.record(tx, rules, changed, f"seat:{seat}", state)
 
 
+def set_language(ctx: Context, game_id: str, token: str, language: str) -> Envelope:
+    """The language the seat's person reads their mails in from now on."""
+    if not isinstance(language, str) or language not in i18n.LANGUAGES:
+        raise BadRequest(_("language is one of %(languages)s", languages=", ".join(i18n.LANGUAGES)))
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        seat = ctx.seat_for(tx.conn, rows.seats(tx.conn, game_id), token).seat
+        rules = get(row.game)
+        state = ctx.state(tx.conn, rules, row)
+        return ctx.record(tx, rules, LanguageChosen(seat, language), f"seat:{seat}", state)
+
+
 def _mail_choices(mail: str) -> dict[str, str]:
     """The per-topic choice `mail` says; BadRequest saying what is allowed otherwise."""
     words = ", ".join(MAIL_PREFERENCES)
     if "=" not in mail:
         if mail not in MAIL_PREFERENCES:
-            raise BadRequest(f"mail is one of {words}")
+            raise BadRequest(_("mail is one of %(choices)s", choices=words))
         return mail_choices(mail)
     said: dict[str, str] = {}
     for part in mail.split(","):
-        topic, _, choice = part.partition("=")
+        topic, _sep, choice = part.partition("=")
         if topic not in MAIL_TOPICS or topic in said or choice not in MAIL_PREFERENCES:
             raise BadRequest(
-                f"mail is one of {words} for each of {', '.join(MAIL_TOPICS)}, once each"
+                _(
+                    "mail is one of %(choices)s for each of %(topics)s, once each",
+                    choices=words,
+                    topics=", ".join(MAIL_TOPICS),
+                )
             )
         said[topic] = choice
     if len(said) != len(MAIL_TOPICS):
-        raise BadRequest(f"mail names a choice for each of {', '.join(MAIL_TOPICS)}")
+        raise BadRequest(
+            _("mail names a choice for each of %(topics)s", topics=", ".join(MAIL_TOPICS))
+        )
     return said
 
 
@@ -113,7 +143,10 @@ def take_vacation(ctx: Context, game_id: str, token: str, days: int) -> Envelope
     longest = game_options.MAX_VACATION_DAYS
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= longest:
         raise BadRequest(
-            f"a vacation lasts a whole number of days, at least 1 and at most {longest}"
+            _(
+                "a vacation lasts a whole number of days, at least 1 and at most %(most)s",
+                most=longest,
+            )
         )
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
@@ -122,9 +155,15 @@ def take_vacation(ctx: Context, game_id: str, token: str, days: int) -> Envelope
         allowance = min(row.options["vacation_days"], longest)  # stored before the bound
         left = max(allowance - seat.vacation_days_used, 0)
         if days > left:
-            raise BadRequest(f"you have {left} vacation day{'' if left == 1 else 's'} left")
+            raise BadRequest(
+                ngettext(
+                    "you have %(num)d vacation day left",
+                    "you have %(num)d vacation days left",
+                    left,
+                )
+            )
         if row.status != "playing":
-            raise BadRequest("the game is over")
+            raise BadRequest(_("the game is over"))
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
         until = timestamp(ctx.clock() + timedelta(days=days))

@@ -146,18 +146,32 @@ class Service:
         name: str | None = None,
         email: str | None = None,
         bot: str | None = None,
+        language: str | None = None,
         actor: str = "admin",
     ) -> SeatLink:
         """Hand a seat to a bot (`by` = "bot": `bot`, or the game's first bot) or to
-        a person (`by` = "human", with a new link; the old one stops working)."""
+        a person (`by` = "human", with a new link; the old one stops working) who
+        reads mails in `language` (English unless given)."""
         return seats.replace_seat(
-            self._ctx, game_id, seat, by, name=name, email=email, bot=bot, actor=actor
+            self._ctx,
+            game_id,
+            seat,
+            by,
+            name=name,
+            email=email,
+            bot=bot,
+            language=language,
+            actor=actor,
         )
 
     def set_mail_preference(self, game_id: str, token: str, mail: str) -> Envelope:
         """How the seat's person wants turn mails: every one, a daily digest, or none
         (the page, the invitation and the game-over mail always work)."""
         return seats.set_mail_preference(self._ctx, game_id, token, mail)
+
+    def set_language(self, game_id: str, token: str, language: str) -> Envelope:
+        """The language ("en", "de") the seat's person reads their mails in."""
+        return seats.set_language(self._ctx, game_id, token, language)
 
     def take_vacation(self, game_id: str, token: str, days: int) -> Envelope:
         """Stop the seat's clock for `days` days from now (within the game's
@@ -342,9 +356,11 @@ class Service:
         """Of (game, seat, seat session digest), the seats that session still holds."""
         return dashboard.feed_seats(self._ctx, named)
 
-    def clock_of(self, game_id: str) -> dict[str, Any]:
-        """The game's head seq, status, seat to move, round and deadline."""
-        return dashboard.clock_of(self._ctx, game_id)
+    def clock_of(self, game_id: str, viewer: int | None = None) -> dict[str, Any]:
+        """The game's head seq, status, seat to move, round and deadline, and the
+        `tag` that changes when something worth showing `viewer` (a seat, None for
+        a spectator) happened."""
+        return dashboard.clock_of(self._ctx, game_id, viewer)
 
     def seat_summary(self, game_id: str, seat: int) -> dict[str, Any]:
         """One game as the seat's dashboard shows it."""

@@ -12,6 +12,7 @@ from sqlalchemy import Connection
 
 from pbem.games import Game as Rules
 from pbem.games import get, plugin
+from pbem.i18n import gettext as _
 from pbem.store import log, states
 from pbem.store.events import (
     ActionTaken,
@@ -55,7 +56,7 @@ def undo(ctx: Context, game_id: str, token: str) -> Envelope:
         rules = get(row.game)
         plan, restored = _plan(tx.conn, rules, row, seats, seat)
         if row.undo_request_seq is not None:
-            raise BadRequest("an undo request is already waiting for answers")
+            raise BadRequest(_("an undo request is already waiting for answers"))
         if plan.alone:
             done = UndoDone(plan.back_to, seat, ())
             return _done(ctx, tx, rules, seats, done, f"seat:{seat}", restored)
@@ -81,11 +82,11 @@ def _plan(
 ) -> tuple[UndoPlan, Any]:
     """The plan of an undo by `seat`, and the state it goes back to."""
     if row.status != "playing":
-        raise BadRequest("the game is over: no move can be taken back")
+        raise BadRequest(_("the game is over: no move can be taken back"))
     moves = moves_in_force(log.events(conn, row.id))
     own = [m for m in moves if isinstance(m.event, ActionTaken) and m.event.seat == seat]
     if not own:
-        raise BadRequest("you have no move to take back")
+        raise BadRequest(_("you have no move to take back"))
     back_to = own[-1].seq - 1
     restored = state = states.state_at(conn, rules, row.id, back_to)
     taken, revealed = [], False
@@ -101,10 +102,19 @@ def _plan(
     people = [s.seat for s in seats if s.seat != seat and not is_bot(s)]
     if revealed and not people:
         revealing = plugin(row.game).revealing
+        if revealing:
+            raise BadRequest(
+                _(
+                    "taking it back would hide again what was shown since (%(revealing)s):"
+                    " only the other players could agree to that, and a bot never agrees",
+                    revealing=_(revealing),
+                )
+            )
         raise BadRequest(
-            "taking it back would hide again what was shown since"
-            + (f" ({revealing})" if revealing else "")
-            + ": only the other players could agree to that, and a bot never agrees"
+            _(
+                "taking it back would hide again what was shown since:"
+                " only the other players could agree to that, and a bot never agrees"
+            )
         )
     alone = not revealed and (len(taken) == 1 or not people)
     return UndoPlan(seat, back_to, taken, alone, [] if alone else people), restored
@@ -124,8 +134,10 @@ def answer(ctx: Context, game_id: str, token: str, agree: bool) -> Envelope:
     """Agree to or refuse the waiting undo request (see `Service.answer_undo`)."""
     if lapse_overdue(ctx, game_id):
         raise BadRequest(
-            "the undo request lapsed: it was not answered within "
-            f"{UNDO_WAIT.total_seconds() / 3600:g} hours"
+            _(
+                "the undo request lapsed: it was not answered within %(hours)s hours",
+                hours=format(UNDO_WAIT.total_seconds() / 3600, "g"),
+            )
         )
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
@@ -133,18 +145,18 @@ def answer(ctx: Context, game_id: str, token: str, agree: bool) -> Envelope:
         seat = ctx.seat_for(tx.conn, seats, token).seat
         rules = get(row.game)
         if row.status != "playing":
-            raise BadRequest("the game is over: no move can be taken back")
+            raise BadRequest(_("the game is over: no move can be taken back"))
         if row.undo_request_seq is None:
-            raise BadRequest("no undo request is waiting for an answer")
+            raise BadRequest(_("no undo request is waiting for an answer"))
         since = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)
         request = since[0].event
         if not isinstance(request, UndoRequested):
             raise ValueError(f"game {game_id}: seq {since[0].seq} is not an undo request")
         answered = {e.event.seat for e in since if isinstance(e.event, UndoAnswered)}
         if seat == request.seat:
-            raise BadRequest("you asked for this undo; the others answer it")
+            raise BadRequest(_("you asked for this undo; the others answer it"))
         if seat in answered:
-            raise BadRequest("you have already answered this undo request")
+            raise BadRequest(_("you have already answered this undo request"))
         state = ctx.state(tx.conn, rules, row)
         answer = UndoAnswered(seat, row.undo_request_seq, bool(agree))
         event = ctx.record(tx, rules, answer, f"seat:{seat}", state)

@@ -20,6 +20,7 @@ from sqlalchemy import Connection
 from pbem.config import Settings
 from pbem.games import Game as Rules
 from pbem.games import get
+from pbem.i18n import gettext as _
 from pbem.store import log, projection, states
 from pbem.store.database import Database
 from pbem.store.events import GENESIS, Envelope, Event, encode, timestamp
@@ -135,10 +136,10 @@ class Context:
         # new ids are 16 of base32) names no game: it never reaches the database
         # (PostgreSQL refuses a NUL in text), nor the message in full.
         if not is_game_id(game_id):
-            raise NotFound("there is no such game")
+            raise NotFound(_("there is no such game"))
         row = rows.game(conn, game_id, lock)
         if row is None:
-            raise NotFound(f"there is no game {game_id}")
+            raise NotFound(_("there is no game %(game)s", game=game_id))
         return row
 
     def open(self, tx: Tx, game_id: str) -> Record:
@@ -151,14 +152,14 @@ class Context:
     def seat_for(self, conn: Connection, seats: list[Record], token: str | None) -> Record:
         """The person's seat the token opens among `seats`; Forbidden otherwise."""
         if not token:
-            raise Forbidden("this needs your personal link (a seat token)")
+            raise Forbidden(_("this needs your personal link (a seat token)"))
         digest = token_hash(token)
         for seat in seats:
             if seat.token_sha256 == digest and not is_bot(seat):
                 return seat
         if rows.token_elsewhere(conn, digest, seats[0].game_id if seats else ""):
-            raise Forbidden("this link belongs to another game")
-        raise Forbidden("this link is not valid (it may have been replaced)")
+            raise Forbidden(_("this link belongs to another game"))
+        raise Forbidden(_("this link is not valid (it may have been replaced)"))
 
     def state(self, conn: Connection, rules: Rules, row: Record) -> Any:
         """The state at the game's head: from the cache when it matches the head

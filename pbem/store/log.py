@@ -49,6 +49,21 @@ _OF_TYPES = (
     )
     .order_by(EVENTS.c.seq)
 )
+_LAST = (
+    select(EVENTS.c.seq)
+    .where(EVENTS.c.game_id == bindparam("g"))
+    .order_by(EVENTS.c.seq.desc())
+    .limit(1)
+)
+_LAST_OTHER = (
+    select(EVENTS.c.seq)
+    .where(
+        EVENTS.c.game_id == bindparam("g"),
+        EVENTS.c.type.not_in(bindparam("types", expanding=True)),
+    )
+    .order_by(EVENTS.c.seq.desc())
+    .limit(1)
+)
 _TURN_BEGAN = (
     select(EVENTS.c.seq)
     .where(
@@ -160,6 +175,16 @@ def turn_began(conn: Connection, game_id: str) -> int:
     that leave the turn as it was (table talk, a mail preference, a vacation, an
     undo request) do not make another turn. 0 for a game with no events."""
     seq: int | None = conn.execute(_TURN_BEGAN, {"g": game_id}).scalar()
+    return seq or 0
+
+
+def last_but(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> int:
+    """The seq of the game's last event of any kind but these (0 when none): what a
+    page that ignores these kinds last has to show."""
+    if not kinds:
+        seq: int | None = conn.execute(_LAST, {"g": game_id}).scalar()
+    else:
+        seq = conn.execute(_LAST_OTHER, {"g": game_id, "types": [k.TYPE for k in kinds]}).scalar()
     return seq or 0
 
 

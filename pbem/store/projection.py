@@ -17,6 +17,7 @@ from . import log
 from .database import Statement, state_text
 from .events import (
     GAME_CREATED,
+    LANGUAGE_CHOSEN,
     MAIL_PREFERENCE,
     MOVES,
     SEAT_REPLACED,
@@ -105,6 +106,7 @@ def project(
                     "controller": p.get("controller", "human"),
                     "timeouts": 0,
                     "mail": "every",
+                    "language": "en",
                     "vacation_days_used": 0,
                 }
                 for p in payload["players"]
@@ -159,6 +161,8 @@ def _project_seat(conn: Connection, event: Envelope) -> None:
         chosen = event.event
         assert isinstance(chosen, MailPreferenceChanged)
         changes = {"mail": chosen.column()}
+    elif event.type == LANGUAGE_CHOSEN:
+        changes = {"language": payload["language"]}
     elif event.type == VACATION:
         changes = {
             "vacation_from": event.created_at,

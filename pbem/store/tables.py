@@ -91,6 +91,7 @@ class Seat(SQLModel, table=True):
     controller: str = Field(max_length=40)  # "human" or "bot:<name>"
     timeouts: int = 0
     mail: str = Field(default="every", max_length=16)  # every turn, digest or none
+    language: str = Field(default="en", max_length=8)  # the mails' language (LanguageChosen)
     vacation_from: str | None = Field(default=None, max_length=32)
     vacation_until: str | None = Field(default=None, max_length=32)
     vacation_days_used: int = 0
@@ -127,6 +128,7 @@ class Outbox(SQLModel, table=True):
     # What tells two notices of one kind, seq and seat apart (a reminder's hours).
     topic: str = Field(default="", max_length=32)
     address: str = Field(max_length=320)  # where the channel delivers it
+    language: str = Field(default="en", max_length=8)  # the language it is written in
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     # pending, sending, sent, failed (given up), held (for a digest), digested, or
     # skipped (moot by the time it was due: a turn already played, say)

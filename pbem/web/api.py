@@ -78,7 +78,10 @@ def create_game() -> tuple:
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise BadRequest('"players" is a list of {"name", "email"} objects')
-    specs = [PlayerSpec(str(p.get("name") or ""), p.get("email"), p.get("bot")) for p in players]
+    specs = [
+        PlayerSpec(str(p.get("name") or ""), p.get("email"), p.get("bot"), p.get("language"))
+        for p in players
+    ]
     for key in ("options", "setup"):
         if body.get(key) is not None and not isinstance(body[key], dict):
             raise BadRequest(f'"{key}" must be an object')

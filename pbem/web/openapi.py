@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem import i18n
 from pbem.games import GAMES
 from pbem.games.base import Pages
 from pbem.service.options import (
@@ -225,6 +226,11 @@ def document() -> dict[str, Any]:
                                                     },
                                                     "email": {"type": "string", "format": "email"},
                                                     "bot": {"enum": bots},
+                                                    "language": {
+                                                        "enum": list(i18n.LANGUAGES),
+                                                        "description": "of the player's mails;"
+                                                        " English unless given",
+                                                    },
                                                 },
                                             },
                                         },

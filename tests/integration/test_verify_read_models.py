@@ -77,8 +77,8 @@ def test_a_seat_row_the_events_never_gave_is_reported(service):
     corrupt(
         service,
         "INSERT INTO seats (game_id, seat, name, email, token_sha256, token_nonce, controller,"
-        " timeouts, mail, vacation_days_used) VALUES (:g, 3, 'Cy', NULL, :t, 'n', 'human', 0,"
-        " 'every', 0)",
+        " timeouts, mail, language, vacation_days_used) VALUES (:g, 3, 'Cy', NULL, :t, 'n',"
+        " 'human', 0, 'every', 'en', 0)",
         g=game,
         t="f" * 64,
     )
@@ -111,6 +111,10 @@ def token_of(service, game: str, seat: int) -> str:
         (
             "UPDATE seats SET mail = 'every' WHERE game_id = :g AND seat = 2",
             "seat 2: mail is 'every', the events give 'digest'",
+        ),
+        (
+            "UPDATE seats SET language = 'de' WHERE game_id = :g AND seat = 2",
+            "seat 2: language is 'de', the events give 'en'",
         ),
         (
             "UPDATE seats SET vacation_days_used = 0 WHERE game_id = :g AND seat = 1",

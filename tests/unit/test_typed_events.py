@@ -114,6 +114,9 @@ PAYLOADS = {
             "round": st.sampled_from(["every", "digest", "none"]),
         }
     ),
+    "LanguageChosen": st.fixed_dictionaries(
+        {"seat": seats, "language": st.sampled_from(["en", "de"])}
+    ),
     "VacationStarted": st.fixed_dictionaries(
         {"seat": seats, "days": st.integers(1, 60), "until": words}
     ),

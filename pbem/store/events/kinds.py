@@ -240,6 +240,19 @@ class SpectatorTalk:
     text: str
 
 
+@dataclass(frozen=True)
+class LanguageChosen:
+    """The language a seat's person reads their mails in ("en", "de"): chosen on
+    their seat's page, or by whoever created the game for them."""
+
+    TYPE: ClassVar[str] = "LanguageChosen"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    language: str
+
+
 Event: TypeAlias = (
     GameCreated
     | ActionTaken
@@ -250,6 +263,7 @@ Event: TypeAlias = (
     | UndoDone
     | UndoLapsed
     | MailPreferenceChanged
+    | LanguageChosen
     | VacationStarted
     | TableTalk
     | SpectatorTalk
@@ -265,6 +279,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     UndoDone,
     UndoLapsed,
     MailPreferenceChanged,
+    LanguageChosen,
     VacationStarted,
     TableTalk,
     SpectatorTalk,
@@ -281,6 +296,7 @@ UNDO_ANSWERED = UndoAnswered.TYPE
 UNDO_DONE = UndoDone.TYPE
 UNDO_LAPSED = UndoLapsed.TYPE
 MAIL_PREFERENCE = MailPreferenceChanged.TYPE
+LANGUAGE_CHOSEN = LanguageChosen.TYPE
 VACATION = VacationStarted.TYPE
 TABLE_TALK = TableTalk.TYPE
 SPECTATOR_TALK = SpectatorTalk.TYPE

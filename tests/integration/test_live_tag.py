@@ -1,0 +1,54 @@
+"""What makes a page that updates itself reload: the tag of the game's clock changes
+only with an event worth showing its viewer, so a spectator's chat line does not
+reload the players' pages while the game is on, and one player's private choices do
+not reload the other's."""
+
+from __future__ import annotations
+
+from support import SHORT, play_out, token, two_players
+
+
+def _tags(service, game_id):
+    return {viewer: service.clock_of(game_id, viewer)["tag"] for viewer in (1, 2, None)}
+
+
+def test_a_spectators_line_reloads_only_the_spectators_pages_while_the_game_is_on(service):
+    created = two_players(service, SHORT, public=True)
+    game = created.game_id
+    before = _tags(service, game)
+    service.spectator_says(game, "Zoe", "go Ann")
+    after = _tags(service, game)
+    assert (after[1], after[2]) == (before[1], before[2])
+    assert after[None] != before[None]
+    assert service.clock_of(game)["seq"] == service.clock_of(game, 1)["seq"]  # the head moved
+
+
+def test_a_players_private_choice_reloads_no_other_page(service):
+    created = two_players(service, SHORT, public=True)
+    game = created.game_id
+    before = _tags(service, game)
+    service.set_mail_preference(game, token(created, 2), "digest")
+    service.set_language(game, token(created, 2), "de")
+    assert _tags(service, game) == before
+
+
+def test_moves_and_table_talk_reload_every_page(service):
+    created = two_players(service, SHORT, public=True)
+    game = created.game_id
+    first = _tags(service, game)
+    service.say(game, token(created, 1), "good luck")
+    second = _tags(service, game)
+    assert all(second[v] != first[v] for v in second)
+    service.submit_action(game, token(created, 1), "money L", None)
+    third = _tags(service, game)
+    assert all(third[v] != second[v] for v in third)
+
+
+def test_once_the_game_is_over_the_players_see_the_spectators_lines_come_in(service):
+    created = two_players(service, SHORT, public=True)
+    game = created.game_id
+    play_out(service, created)
+    before = _tags(service, game)
+    service.spectator_says(game, "Zoe", "well played")
+    after = _tags(service, game)
+    assert all(after[v] != before[v] for v in after)
