@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem import i18n
 from pbem.games.mall import GAME, apply, load, parse, setup, view
 from pbem.games.mall.explain import (
     attraction_name,
@@ -150,6 +151,7 @@ def mail_partial(name: str, table: list[dict]) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    i18n.install(env)  # the mails' gettext, as pbem.mail.templating gives it
     return env.get_template(f"mall/mail/{name}").render(table=table)
 
 

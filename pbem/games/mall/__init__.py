@@ -6,6 +6,8 @@ state = apply(state, parse("build L2 at 1,3"))
 score(state); view(state, seat=1)
 """
 
+from pbem.i18n import N_
+
 from ..base import Plugin, SetupError
 from .actions import (
     Action,
@@ -30,8 +32,8 @@ from .game import GAME  # noqa: E402  (the rules above, behind the Game protocol
 
 PLUGIN = Plugin(
     name="mall",
-    title="Mall",
-    blurb=(
+    title=N_("Mall"),  # translated where shown: gettext(plugin.title), and blurb too
+    blurb=N_(
         "Build the most extraordinary mall: draft shop tiles from the Dispenser 3000, "
         "walk customers to the stores they want, race for attractions, score balloons."
     ),
@@ -40,7 +42,7 @@ PLUGIN = Plugin(
     timeout_bot="greedy",
     package=__name__,
     standings=standings_order,
-    revealing="a tile drawn from the supply",
+    revealing=N_("a tile drawn from the supply"),
 )
 
 __all__ = [

@@ -10,6 +10,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from pbem.i18n import N_
+from pbem.i18n import gettext as _
+
 Cell = tuple[int, int]
 
 
@@ -37,24 +40,32 @@ class Condition:
         return self.direction
 
     def describe(self) -> str:
-        """The condition in the rules' own words, e.g. "cluster of 4 fashion"."""
+        """The condition in the rules' own words, e.g. "cluster of 4 fashion" (in the
+        reader's language: the category is one of the content's words)."""
+        n, category = self.n, _(self.category) if self.category else ""
         if self.type == "line":
-            return f"line of {self.n} {self.category}, {self.direction}"
+            direction = _(_DIRECTIONS.get(self.direction or "", self.direction or ""))
+            return _(
+                "line of %(n)s %(kind)s, %(direction)s", n=n, kind=category, direction=direction
+            )
         if self.type == "cluster":
-            return f"cluster of {self.n} {self.category}"
+            return _("cluster of %(n)s %(kind)s", n=n, kind=category)
         if self.type == "height":
-            return f"height {self.n}"
+            return _("height %(n)s", n=n)
         if self.type == "satisfied":
-            return f"{self.n} satisfied customers"
+            return _("%(n)s satisfied customers", n=n)
         if self.type == "satisfied_each":
-            return f"{self.n} satisfied customers of each want"
+            return _("%(n)s satisfied customers of each want", n=n)
         if self.type == "row_distinct":
-            return f"row of {self.n} distinct"
+            return _("row of %(n)s distinct", n=n)
         if self.type == "count":
-            return f"{self.n} {self.category} elements"
+            return _("%(n)s %(kind)s elements", n=n, kind=category)
         if self.type == "count_each":
-            return f"{self.n} elements of each of the four categories"
+            return _("%(n)s elements of each of the four categories", n=n)
         raise ValueError(f"unknown condition type {self.type!r}")
+
+
+_DIRECTIONS = {"vertical": N_("vertical"), "horizontal": N_("horizontal")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +89,7 @@ class Shape:
             for c, ch in enumerate(row)
             if ch != "."
         )
-        for _, _, ch in cells:
+        for _column, _row, ch in cells:
             if ch not in "BPX":
                 raise ValueError(f"unknown shape character {ch!r} in {rows}")
         return cls(rows, cells, width, height)
@@ -123,18 +134,28 @@ class BaySpec:
     bonus_max: int = 0
 
     def describe(self) -> str:
-        """What the bay does once built, in words."""
+        """What the bay does once built, in words (in the reader's language)."""
         if self.customers:
-            wants = self.customers
-            said = " and ".join(wants) if len(wants) == 2 else ", ".join(wants)
-            return f"{len(wants)} customers arrive on it, wanting {said}"
+            wants = [_(w) for w in self.customers]
+            if len(wants) == 2:
+                said = _("%(first)s and %(second)s", first=wants[0], second=wants[1])
+            else:
+                said = ", ".join(wants)
+            return _(
+                "%(count)s customers arrive on it, wanting %(wants)s", count=len(wants), wants=said
+            )
         if self.notes:
-            return f"you take up to {self.notes} notes from the bank"
+            return _("you take up to %(notes)s notes from the bank", notes=self.notes)
         if self.bonus_per == "entrance":
-            return f"at the end, +1 point per entrance tile, at most +{self.bonus_max}"
+            return _(
+                "at the end, +1 point per entrance tile, at most +%(most)s", most=self.bonus_max
+            )
         if self.bonus_per == "satisfied":
-            return f"at the end, +1 point per satisfied customer, at most +{self.bonus_max}"
-        return "no effect"
+            return _(
+                "at the end, +1 point per satisfied customer, at most +%(most)s",
+                most=self.bonus_max,
+            )
+        return _("no effect")
 
 
 @dataclass(frozen=True, slots=True)

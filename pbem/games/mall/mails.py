@@ -1,7 +1,10 @@
 """The mall's part of the mails: its notation help, the words the game-neutral
 mails take from it, and the picture of the malls a turn mail shows; its partials
 (the turn block, the standings with every balloon, what the end shows) are in
-templates/mail/."""
+templates/mail/. The words are marked for the catalog and translated where they are
+shown (`gettext(TAGLINE)`, each line of HELP, PICTURE_ALT); the notation in them stays
+as it is. The picture's words (names on tiles, each mall's title) are in the
+language of the moment, and its cache keeps one drawing per language."""
 
 from __future__ import annotations
 
@@ -12,24 +15,28 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
+from pbem import i18n
+from pbem.i18n import N_
+from pbem.i18n import gettext as _
+
 from .content import load
 from .document import mall_of
 from .svg_mall import mall_svg
 
 PARTIALS = ("_turn", "_standings", "_game_over")
-TAGLINE = "the mall-building tile game"
+TAGLINE = N_("the mall-building tile game")
 NOTATION = "money L, build L2 at 1,3, attraction haunted-hotel at -1,2 mirror, pass"
 HELP = (
-    "  money L             take the bottom tile of column L as money",
-    "  build L2 at 1,3     build the tile in slot L2 on cell (1,3) of your mall",
-    "  build L2 at 1,3 for M1.2    ... and say which customer moves, when several can",
-    "  attraction haunted-hotel at -1,2 mirror    build an attraction (mirrored)",
-    "  dock GD2 at 2       build a docking bay",
-    "  pass                only when nothing else is legal",
+    N_("  money L             take the bottom tile of column L as money"),
+    N_("  build L2 at 1,3     build the tile in slot L2 on cell (1,3) of your mall"),
+    N_("  build L2 at 1,3 for M1.2    ... and say which customer moves, when several can"),
+    N_("  attraction haunted-hotel at -1,2 mirror    build an attraction (mirrored)"),
+    N_("  dock GD2 at 2       build a docking bay"),
+    N_("  pass                only when nothing else is legal"),
 )
 
 CONTENT = load()
-PICTURE_ALT = "The malls as they stand (the position in words is in this mail's text part)"
+PICTURE_ALT = N_("The malls as they stand (the position in words is in this mail's text part)")
 PICTURE_WIDTH = 560  # CSS pixels at most; drawn at twice that, for sharp screens
 PICTURE_CELL = 24  # CSS pixels a cell of the mall
 GAP = 12  # CSS pixels between two malls
@@ -45,11 +52,17 @@ def picture(doc: Mapping[str, Any]) -> str | None:
         {"name": p["name"], "tiles": p["tiles"], "customers": p["customers"]}
         for p in doc["players"]
     ]
-    return _picture(json.dumps(malls, sort_keys=True)) if malls else None
+    return _picture(json.dumps(malls, sort_keys=True), i18n.language()) if malls else None
 
 
 @lru_cache(maxsize=256)
-def _picture(malls_json: str) -> str | None:
+def _picture(malls_json: str, language: str) -> str | None:
+    """The picture of the malls in `language` (a key of the cache: the words differ)."""
+    with i18n.speaking(language):
+        return _drawn(malls_json)
+
+
+def _drawn(malls_json: str) -> str | None:
     """The malls side by side at PICTURE_CELL pixels a cell, each under its
     player's name, in rows at most PICTURE_WIDTH wide (a mall wider than that is
     shrunk to fit)."""
@@ -58,7 +71,7 @@ def _picture(malls_json: str) -> str | None:
     for number, mall in enumerate(json.loads(malls_json), start=1):
         svg = mall_svg(
             mall_of(mall, CONTENT),
-            label=f"{mall['name']}'s mall",
+            label=_("%(name)s's mall", name=mall["name"]),
             id_prefix=f"mail-mall{number}",
             margins=(1, 1),  # a column each side and a floor above: less empty grid
         )

@@ -334,18 +334,17 @@ class Mall:
     def footprint(self, shape: Shape, x: int, y: int) -> list[tuple[Cell, str]]:
         return [((x + c, y + r), kind) for c, r, kind in shape.cells]
 
-    def placement_problem(self, shape: Shape, x: int, y: int) -> str | None:
-        """Why `shape` cannot stand with its bounding box's bottom-left at (x, y), or
-        None when it can."""
-        for (cx, cy), _ in self.footprint(shape, x, y):
+    def placement_problem(self, shape: Shape, x: int, y: int) -> pieces.Problem | None:
+        """Why `shape` cannot stand with its box's bottom-left at (x, y); None if it can."""
+        for (cx, cy), _kind in self.footprint(shape, x, y):
             if cy < 1:
-                return f"({cx},{cy}) would be below floor 1"
+                return pieces.problem("below", x=cx, y=cy)
             taken = self.owner.get((cx, cy))
             if taken is not None:
-                return f"({cx},{cy}) is taken by {taken.id}"
+                return pieces.problem("taken", x=cx, y=cy, id=taken.id)
         for (cx, cy), kind in self.footprint(shape, x, y):
             if kind == "B" and (cx, cy - 1) not in self.owner:
-                return f"the base plate at ({cx},{cy}) needs a tile of your mall directly below it"
+                return pieces.problem("base", x=cx, y=cy)
         return None
 
     def placements(self, spec: AttractionSpec) -> tuple[tuple[int, int, bool], ...]:
@@ -379,20 +378,20 @@ class Mall:
     def attraction_ids(self) -> tuple[str, ...]:
         return tuple(t.id for t in self.tiles if t.kind == ATTRACTION)
 
-    def bay_problem(self, x: int) -> str | None:
+    def bay_problem(self, x: int) -> pieces.Problem | None:
         """Why a docking bay cannot stand on (x,1) and (x+1,1), or None when it can."""
         cells = ((x, 1), (x + 1, 1))
         for cell in cells:
             taken = self.owner.get(cell)
             if taken is not None:
-                return f"({cell[0]},{cell[1]}) is taken by {taken.id}"
+                return pieces.problem("taken", x=cell[0], y=cell[1], id=taken.id)
         anchors = {t.id for t in self.tiles if t.kind in (MAIN, DOCK)}
         for cx, cy in cells:
             for dx, dy in STEPS:
                 other = self.owner.get((cx + dx, cy + dy))
                 if other is not None and other.id in anchors:
                     return None
-        return "a bay must touch your Main Entrance or your other bay"
+        return pieces.problem("bay")
 
     @derived
     def bay_positions(self) -> tuple[int, ...]:

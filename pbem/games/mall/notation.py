@@ -7,10 +7,13 @@ import json
 import re
 from typing import Any
 
+from pbem.i18n import gettext as _
+
 from .actions import Action, Build, BuildAttraction, Dock, Money, NotationError, Pass
 
-GRAMMAR = (
-    "write one of: money L | money R | build L2 at 1,3 | build L2 at 1,3 for M1.2 | "
+# The notation's forms (the same in every language; the words around them are not).
+FORMS = (
+    "money L | money R | build L2 at 1,3 | build L2 at 1,3 for M1.2 | "
     "attraction haunted-hotel at -1,2 [mirror] | dock GD2 at 2 | pass"
 )
 
@@ -78,7 +81,7 @@ def parse(text: str) -> Action:
         raise NotationError(f"an action is text or a JSON object, not {type(text).__name__}", "5")
     stripped = text.strip()
     if len(stripped) > MAX_TEXT:
-        raise NotationError(f'cannot read "{stripped[:40]}...": {GRAMMAR}', "5")
+        raise NotationError(_unreadable(stripped[:40] + "..."), "5")
     if stripped.startswith("{"):
         try:
             return from_json(json.loads(stripped))
@@ -91,7 +94,11 @@ def parse(text: str) -> Action:
         if match:
             return _from_match(kind, match)
     shown = stripped if len(stripped) <= 60 else stripped[:57] + "..."
-    raise NotationError(f'cannot read "{shown}": {GRAMMAR}', "5")
+    raise NotationError(_unreadable(shown), "5")
+
+
+def _unreadable(shown: str) -> str:
+    return _('cannot read "%(shown)s": write one of: %(forms)s', shown=shown, forms=FORMS)
 
 
 def _from_match(kind: str, m: re.Match[str]) -> Action:

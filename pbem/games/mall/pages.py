@@ -1,13 +1,16 @@
 """The mall on the web pages (the `Pages` of pbem.games.base): each player's mall and
 the Dispenser 3000 drawn from the state document a viewer may see, the attractions
 in play, the standings with their balloons, and the turn panel's grouped actions and
-script data."""
+script data, all in the reader's language."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 
 from .content import load
 from .document import mall_of
@@ -20,11 +23,13 @@ from .explain import (
     bay_label,
     bay_words,
     customer_choices,
+    said,
 )
 from .rulebook import rules as rules  # the "rules" partial's context
 from .svg_dispenser import dispenser_svg
 from .svg_mall import mall_svg
 from .svg_shape import shape_svg
+from .turn_words import script_words
 
 CONTENT = load()
 
@@ -101,7 +106,11 @@ def _player(
     changed: frozenset[str] | None,
 ) -> Player:
     you = p["seat"] == viewer
-    label = f"{p['name']}'s mall" + (" (yours)" if you else "")
+    label = (
+        _("%(name)s's mall (yours)", name=p["name"])
+        if you
+        else _("%(name)s's mall", name=p["name"])
+    )
     svg = mall_svg(
         mall_of(dict(p), CONTENT),
         label=label,
@@ -139,9 +148,12 @@ def _commons(doc: Mapping[str, Any], names: Mapping[int, str]) -> list[dict[str,
                 "words": attraction_words(spec, CONTENT),
                 "shape": shape_svg(spec, attraction_name(spec.id), id_prefix="common-shape"),
                 "colour": spec.colour,
+                "colour_said": said(spec.colour),
                 "points": spec.points,
                 "condition": spec.condition.describe() if spec.condition else "",
-                "built_by": None if built_by is None else f"{names[built_by]} (seat {built_by})",
+                "built_by": None
+                if built_by is None
+                else _("%(name)s (seat %(seat)s)", name=names[built_by], seat=built_by),
             }
         )
     return commons
@@ -175,6 +187,7 @@ def turn(doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]
             "shapes": shapes,
             "names": {i: _offer_name(i) for i in sorted(offered)},
             "explain": {i: _offer_words(i) for i in sorted(offered)},
+            "words": script_words(),
         },
     }
 
@@ -208,15 +221,17 @@ def _merged(
 def _offer_name(offer_id: str) -> str:
     """An attraction or bay on its button: its name, points and (bays) requirement."""
     if offer_id in CONTENT.bays:
-        return "Bay " + bay_label(CONTENT.bays[offer_id], CONTENT)
+        return _("Bay %(bay)s", bay=bay_label(CONTENT.bays[offer_id], CONTENT))
     spec = CONTENT.attractions[offer_id]
-    return f"Attraction {attraction_name(offer_id)}, {spec.points} points"
+    return _(
+        "Attraction %(name)s, %(points)s points", name=attraction_name(offer_id), points=spec.points
+    )
 
 
 def _offer(offer_id: str) -> dict[str, str]:
     """A bay or attraction by name, with its explanation."""
     bay = CONTENT.bays.get(offer_id)
-    name = f"{bay.name} ({bay.id})" if bay else attraction_name(offer_id)
+    name = f"{_(bay.name)} ({bay.id})" if bay else attraction_name(offer_id)
     return {"id": offer_id, "name": name, "words": _offer_words(offer_id)}
 
 
@@ -229,21 +244,36 @@ def _offer_words(offer_id: str) -> str:
 def _group_title(action: Mapping[str, Any], doc: Mapping[str, Any]) -> str:
     kind = action["type"]
     if kind == "money":
-        return "Take money: a bottom tile becomes notes"
+        return _("Take money: a bottom tile becomes notes")
     if kind == "build":
         slot = action["slot"]
         tile = doc["dispenser"][slot[0]][int(slot[1:]) - 1]
         spec = CONTENT.elements[tile]
-        what = spec.name or "entrance, " + " and ".join(spec.wants)
+        wants = _(" and ").join(said(w) for w in spec.wants)
+        what = _(spec.name) if spec.name else _("entrance, %(wants)s", wants=wants)
         cost = int(slot[1:]) - 1
-        return f"Build {tile} ({what}) from {slot}, costs {cost} note{'' if cost == 1 else 's'}"
+        return ngettext(
+            "Build %(tile)s (%(what)s) from %(slot)s, costs %(num)d note",
+            "Build %(tile)s (%(what)s) from %(slot)s, costs %(num)d notes",
+            cost,
+            tile=tile,
+            what=what,
+            slot=slot,
+        )
     if kind == "attraction":
         points = CONTENT.attractions[action["id"]].points
-        return f"Build the attraction {attraction_name(action['id'])} ({points} points)"
+        name = attraction_name(action["id"])
+        return _("Build the attraction %(name)s (%(points)s points)", name=name, points=points)
     if kind == "dock":
         bay = CONTENT.bays[action["id"]]
-        return f"Build the docking bay {bay.name} ({bay.id}, {bay.type}, {bay.points} points)"
-    return "Pass"
+        return _(
+            "Build the docking bay %(name)s (%(id)s, %(type)s, %(points)s points)",
+            name=_(bay.name),
+            id=bay.id,
+            type=said(bay.type),
+            points=bay.points,
+        )
+    return _("Pass")
 
 
 def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[int, frozenset[str]]:

@@ -1,5 +1,6 @@
 """The pieces a mall is made of: its tiles and customers, the kinds of tile that are
-not stores, and `derived` (what a mall computes once, on first use)."""
+not stores, `derived` (what a mall computes once, on first use), and the words of
+why a piece cannot stand somewhere."""
 
 from __future__ import annotations
 
@@ -7,10 +8,36 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from pbem.i18n import N_
+from pbem.i18n import gettext as _
+
 Cell = tuple[int, int]
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 MAIN, DOCK, ATTRACTION = "main", "dock", "attraction"
 UNREACHABLE = 1 << 30
+PROBLEMS = {  # why a tile, attraction or bay cannot stand somewhere
+    "below": N_("(%(x)s,%(y)s) would be below floor 1"),
+    "taken": N_("(%(x)s,%(y)s) is taken by %(id)s"),
+    "base": N_("the base plate at (%(x)s,%(y)s) needs a tile of your mall directly below it"),
+    "bay": N_("a bay must touch your Main Entrance or your other bay"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a piece cannot stand somewhere: one of PROBLEMS and its places, said in the
+    reader's language only when shown (the rules ask often, and only to know if)."""
+
+    kind: str
+    values: tuple[tuple[str, Any], ...]
+
+    def __str__(self) -> str:
+        return _(PROBLEMS[self.kind], **dict(self.values))
+
+
+def problem(kind: str, /, **values: Any) -> Problem:
+    """One of PROBLEMS with its places filled in."""
+    return Problem(kind, tuple(values.items()))
 
 
 T = TypeVar("T")

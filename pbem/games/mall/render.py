@@ -1,12 +1,16 @@
 """Text drawings for terminals and mails: a mall floor by floor, the Dispenser, and a
-whole position as one player or a spectator may see it."""
+whole position as one player or a spectator may see it. The words are in the
+reader's language; ids, notation and the drawn grid stay as they are."""
 
 from __future__ import annotations
+
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 
 from .actions import Action, Build, BuildAttraction, Dock, Money
 from .content import Content
 from .document import secret_visible
-from .explain import attraction_name, place_words
+from .explain import attraction_name, place_words, said, title
 from .mall import ATTRACTION, MAIN, Mall
 from .pieces import Tile
 from .scoring import score
@@ -54,7 +58,7 @@ def draw_dispenser(state: State) -> str:
         for i, name in enumerate(content.columns):
             tile = state.dispenser[i][row - 1] or "--"
             cells.append(f"{name}{row} {tile:<4}")
-        lines.append("  ".join(cells) + f"  costs {content.cost(row)}")
+        lines.append("  ".join(cells) + "  " + _("costs %(cost)s", cost=content.cost(row)))
     return "\n".join(lines)
 
 
@@ -62,46 +66,72 @@ def describe(state: State, viewer: int | None = None) -> str:
     """A whole position as text; hidden information stays hidden from `viewer`."""
     standings = score(state)
     names = {p.seat: p.name for p in state.players}
-    status = (
-        f"round {state.round}, {names[state.turn]} to move"
-        if state.turn is not None and not state.finished
-        else "finished"
+    bank, supply = state.bank, len(state.supply)
+    if state.turn is None or state.finished:
+        head = _("Game finished; bank %(bank)s, supply %(supply)s", bank=bank, supply=supply)
+    elif state.end_triggered:
+        head = _(
+            "Game round %(round)s, %(name)s to move; bank %(bank)s, supply %(supply)s;"
+            " the end is triggered",
+            round=state.round,
+            name=names[state.turn],
+            bank=bank,
+            supply=supply,
+        )
+    else:
+        head = _(
+            "Game round %(round)s, %(name)s to move; bank %(bank)s, supply %(supply)s",
+            round=state.round,
+            name=names[state.turn],
+            bank=bank,
+            supply=supply,
+        )
+    commons = ", ".join(
+        _("%(name)s (built by %(by)s)", name=attraction_name(c), by=names[state.built_by[c]])
+        if c in state.built_by
+        else attraction_name(c)
+        for c in state.commons
     )
     lines = [
-        f"Game {status}; bank {state.bank}, supply {len(state.supply)}"
-        + ("; the end is triggered" if state.end_triggered and not state.finished else ""),
+        head,
         "",
         draw_dispenser(state),
         "",
-        "Commons: "
-        + (
-            ", ".join(
-                attraction_name(c)
-                + (f" (built by {names[state.built_by[c]]})" if c in state.built_by else "")
-                for c in state.commons
-            )
-            or "none"
-        ),
+        _("Commons: %(commons)s", commons=commons or _("none")),
     ]
     for player, points in zip(state.players, standings.scores, strict=True):
         mall = player.mall
-        secret = player.secret if secret_visible(state, player, viewer) else "hidden"
-        balloons = ", ".join(f"{k} {v}" for k, v in points.balloons.items())
+        secret = player.secret if secret_visible(state, player, viewer) else _("hidden")
+        balloons = ", ".join(f"{said(k)} {v}" for k, v in points.balloons.items())
         lines += [
             "",
-            f"{player.name} (seat {player.seat}): {player.money} notes, secret {secret}, "
-            f"score {points.total} ({balloons}, attractions {points.attractions}, "
-            f"bays {points.docks})",
+            _(
+                "%(name)s (seat %(seat)s): %(money)s notes, secret %(secret)s, score %(total)s"
+                " (%(balloons)s, attractions %(attractions)s, bays %(bays)s)",
+                name=player.name,
+                seat=player.seat,
+                money=player.money,
+                secret=secret,
+                total=points.total,
+                balloons=balloons,
+                attractions=points.attractions,
+                bays=points.docks,
+            ),
             draw_mall(mall),
         ]
-        waiting = ", ".join(f"{c.id} {c.want} on {c.on}" for c in mall.waiting)
-        satisfied = ", ".join(f"{c.id} {c.want} on {c.on}" for c in mall.satisfied)
-        lines.append(f"  waiting: {waiting or 'none'}")
-        lines.append(f"  satisfied: {satisfied or 'none'}")
+        waiting = ", ".join(_customer(c.id, c.want, c.on) for c in mall.waiting)
+        satisfied = ", ".join(_customer(c.id, c.want, c.on) for c in mall.satisfied)
+        lines.append("  " + _("waiting: %(customers)s", customers=waiting or _("none")))
+        lines.append("  " + _("satisfied: %(customers)s", customers=satisfied or _("none")))
     if state.finished:
-        winners = " and ".join(names[s] for s in standings.winners)
-        lines += ["", f"Winner: {winners}"]
+        winners = _(" and ").join(names[s] for s in standings.winners)
+        lines += ["", _("Winner: %(names)s", names=winners)]
     return "\n".join(lines)
+
+
+def _customer(customer_id: str, want: str, on: str) -> str:
+    """A customer in the position's text: "M1.2 hobby on M1"."""
+    return _("%(id)s %(want)s on %(on)s", id=customer_id, want=said(want), on=on)
 
 
 def tile_words(tile_id: str, content: Content) -> str:
@@ -113,12 +143,12 @@ def tile_words(tile_id: str, content: Content) -> str:
         return attraction_name(tile_id)
     spec = content.elements.get(tile_id)
     if spec is not None:
-        return f"{spec.name or spec.category.capitalize()} ({tile_id})"
+        return f"{_(spec.name) if spec.name else title(spec.category)} ({tile_id})"
     return place_words(tile_id, content)
 
 
 def _notes(n: int) -> str:
-    return f"{n} note{'' if n == 1 else 's'}"
+    return ngettext("%(num)d note", "%(num)d notes", n)
 
 
 def _what(before: State, action: Action, placed: tuple[Tile, ...]) -> str:
@@ -126,27 +156,41 @@ def _what(before: State, action: Action, placed: tuple[Tile, ...]) -> str:
     content = before.content
     if isinstance(action, Money):
         taken = before.dispenser[content.columns.index(action.column)][0] or ""
-        return f"{tile_words(taken, content)} from {action.column}1 as money"
+        tile, column = tile_words(taken, content), action.column
+        return _("%(tile)s from %(column)s1 as money", tile=tile, column=column)
     if isinstance(action, Build):
-        names = " and ".join(tile_words(t.id, content) for t in placed)
-        return f"{names} from {action.slot} at {action.x},{action.y}"
+        names = _(" and ").join(tile_words(t.id, content) for t in placed)
+        x, y, slot = action.x, action.y, action.slot
+        return _("%(tiles)s from %(slot)s at %(x)s,%(y)s", tiles=names, slot=slot, x=x, y=y)
     if isinstance(action, BuildAttraction):
-        mirrored = ", mirrored" if action.mirror else ""
-        return f"{attraction_name(action.id)} at {action.x},{action.y}{mirrored}"
+        name, x, y = attraction_name(action.id), action.x, action.y
+        if action.mirror:
+            return _("%(name)s at %(x)s,%(y)s, mirrored", name=name, x=x, y=y)
+        return _("%(name)s at %(x)s,%(y)s", name=name, x=x, y=y)
     if isinstance(action, Dock):
-        return f"{place_words(action.id, content)} at column {action.x}"
-    return "a pass"
+        place = place_words(action.id, content)
+        return _("%(place)s at column %(x)s", place=place, x=action.x)
+    return _("a pass")
 
 
 def _arrivals(wants: list[str]) -> str:
     """ "a customer arrives, wanting food", "2 customers arrive, both wanting hobby",
     "3 customers arrive, wanting food, hobby and fashion"."""
+    wants = [said(w) for w in wants]
     if len(wants) == 1:
-        return f"a customer arrives, wanting {wants[0]}"
+        return _("a customer arrives, wanting %(want)s", want=wants[0])
     if len(set(wants)) == 1:
-        every = "both" if len(wants) == 2 else "all"
-        return f"{len(wants)} customers arrive, {every} wanting {wants[0]}"
-    return f"{len(wants)} customers arrive, wanting {', '.join(wants[:-1])} and {wants[-1]}"
+        if len(wants) == 2:
+            return _("2 customers arrive, both wanting %(want)s", want=wants[0])
+        return _(
+            "%(count)s customers arrive, all wanting %(want)s", count=len(wants), want=wants[0]
+        )
+    return _(
+        "%(count)s customers arrive, wanting %(some)s and %(last)s",
+        count=len(wants),
+        some=", ".join(wants[:-1]),
+        last=wants[-1],
+    )
 
 
 def narrate(before: State, action: Action, after: State) -> str:
@@ -160,19 +204,25 @@ def narrate(before: State, action: Action, after: State) -> str:
     placed = new.mall.tiles[len(old.mall.tiles) :]
     first = _what(before, action, placed)
     change = new.money - old.money
-    if change:
-        first += f", {'gaining' if change > 0 else 'paying'} {_notes(abs(change))}"
+    if change > 0:
+        first = _("%(what)s, gaining %(notes)s", what=first, notes=_notes(change))
+    elif change < 0:
+        first = _("%(what)s, paying %(notes)s", what=first, notes=_notes(-change))
     parts = [first]
     moved = {c.id for c in new.mall.satisfied} - {c.id for c in old.mall.satisfied}
     for customer_id in sorted(moved):
         was, now = old.mall.customer[customer_id], new.mall.customer[customer_id]
         parts.append(
-            f"a customer wanting {now.want} moves from {tile_words(was.on, content)}"
-            f" to {tile_words(now.on, content)}"
+            _(
+                "a customer wanting %(want)s moves from %(was)s to %(now)s",
+                want=said(now.want),
+                was=tile_words(was.on, content),
+                now=tile_words(now.on, content),
+            )
         )
     arrived = new.mall.customers[len(old.mall.customers) :]
     if arrived:
         parts.append(_arrivals([c.want for c in arrived]))
     if after.end_triggered and not before.end_triggered:
-        parts.append("the end of the game is triggered")
+        parts.append(_("the end of the game is triggered"))
     return "; ".join(parts)

@@ -1,11 +1,14 @@
 """The mall's rules page, drawn from the content set the engine plays with: every tile
 kind, the entrances' wants, the attractions with their shapes, conditions and points,
-the docking bays, the balloons per player count, the founder's statue and the end."""
+the docking bays, the balloons per player count, the founder's statue and the end.
+Its words are in the reader's language; ids, colours and numbers stay as data."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
+
+from pbem.i18n import gettext as _
 
 from .content import Content, load
 from .explain import (
@@ -16,6 +19,8 @@ from .explain import (
     bay_requirement,
     condition_words,
     kind_words,
+    said,
+    title,
 )
 from .svg_common import tile_colour
 from .svg_shape import shape_svg, shape_words
@@ -32,6 +37,7 @@ def rules(content: Content | None = None) -> dict[str, Any]:
         "main": {
             "cells": len(content.main_cells),
             "wants": list(content.main_wants),
+            "wants_said": [said(w) for w in content.main_wants],
         },
         "entrances": _entrances(content),
         "dispenser": {
@@ -57,8 +63,9 @@ def rules(content: Content | None = None) -> dict[str, Any]:
         "bays": [
             {
                 "id": bay.id,
-                "name": bay.name,
+                "name": _(bay.name),
                 "type": bay.type,
+                "type_said": said(bay.type),
                 "points": bay.points,
                 "requirement": bay_requirement(bay, content),
                 "effect": bay.describe(),
@@ -94,9 +101,10 @@ def _kinds(content: Content, counts: range) -> list[dict[str, Any]]:
             {
                 "category": category,
                 "words": kind_words(category),
+                "title": title(category),
                 "letter": specs[0].id[0],
                 "ids": f"{specs[0].id}–{specs[-1].id}",
-                "names": names,
+                "names": [_(name) for name in names],
                 "colour": tile_colour(category),
                 "used": {p: used[p][category] for p in counts},
             }
@@ -114,8 +122,15 @@ def _entrances(content: Content) -> list[dict[str, Any]]:
             runs[-1]["last"] = spec.id
             runs[-1]["ids"].append(spec.id)
         else:
+            wants = list(spec.wants)
             runs.append(
-                {"first": spec.id, "last": spec.id, "ids": [spec.id], "wants": list(spec.wants)}
+                {
+                    "first": spec.id,
+                    "last": spec.id,
+                    "ids": [spec.id],
+                    "wants": wants,
+                    "wants_said": [said(w) for w in wants],
+                }
             )
     return runs
 
@@ -127,6 +142,7 @@ def _attraction(spec_id: str, content: Content) -> dict[str, Any]:
         "id": spec.id,
         "name": name,
         "colour": spec.colour,
+        "colour_said": said(spec.colour),
         "points": spec.points,
         "condition": condition_words(spec.condition, content) if spec.condition else None,
         "rules": spec.condition.describe() if spec.condition else None,

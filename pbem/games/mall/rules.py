@@ -6,11 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from pbem.i18n import gettext as _
+
 from .actions import Action, Build, BuildAttraction, Dock, IllegalAction, Money, Pass
 from .content import AttractionSpec, Condition
 from .dispenser import slot_position, take
 from .mall import ATTRACTION, DOCK, Mall, Tile
 from .notation import format_action
+from .refusals import both, either, refusal, refuse, too_few
 from .state import PlayerState, State
 
 
@@ -50,9 +53,9 @@ def check(state: State, action: Action, seat: int | None = None) -> Action:
     """The canonical form of `action` for the player to move (or for `seat`, which
     must be that player); raises IllegalAction naming the rule that forbids it."""
     if state.turn is None:
-        raise IllegalAction("the game is over", "9")
+        raise refuse("over", "9")
     if seat is not None and seat != state.turn:
-        raise IllegalAction(f"not seat {seat}'s turn", "3")
+        raise refuse("not_your_turn", "3", seat=seat)
     player = state.player(state.turn)
     if isinstance(action, Money):
         return _check_money(state, action)
@@ -65,13 +68,9 @@ def check(state: State, action: Action, seat: int | None = None) -> Action:
     if isinstance(action, Pass):
         others = [a for a in legal_actions(state) if not isinstance(a, Pass)]
         if others:
-            raise IllegalAction(
-                f"you may pass only when no other action is legal (you can, for example, "
-                f"{format_action(others[0])})",
-                "5",
-            )
+            raise refuse("pass", "5", example=format_action(others[0]))
         return action
-    raise IllegalAction(f"not an action: {action!r}", "5")
+    raise refuse("not_an_action", "5", action=action)
 
 
 def apply(state: State, action: Action, seat: int | None = None) -> State:
@@ -86,11 +85,9 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
 def _check_money(state: State, action: Money) -> Action:
     columns = state.content.columns
     if action.column not in columns:
-        raise IllegalAction(
-            f"there is no column {action.column}: columns are {' and '.join(columns)}", "4"
-        )
+        raise refuse("no_column", "4", column=action.column, columns=both(columns))
     if state.dispenser[columns.index(action.column)][0] is None:
-        raise IllegalAction(f"column {action.column} of the Dispenser is empty", "5")
+        raise refuse("column_empty", "5", column=action.column)
     return action
 
 
@@ -99,66 +96,49 @@ def _check_build(state: State, player: PlayerState, action: Build) -> Action:
     column, row = slot_position(content.columns, content.rows, action.slot)
     tile_id = state.slot_tile(column, row)
     if tile_id is None:
-        raise IllegalAction(f"{action.slot} is empty", "4")
+        raise refuse("slot_empty", "4", slot=action.slot)
     cost = content.cost(row)
     if cost > player.money:
-        raise IllegalAction(f"{action.slot} costs {cost} notes; you have {player.money}", "6")
+        raise refuse("costs", "6", slot=action.slot, cost=cost, money=player.money)
     mall = player.mall
     x, y = action.x, action.y
     taken = mall.owner.get((x, y))
     if taken is not None:
-        raise IllegalAction(f"({x},{y}) is taken by {taken.id}", "6")
+        raise refuse("taken", "6", x=x, y=y, id=taken.id)
     if y < 1:
-        raise IllegalAction(f"({x},{y}) is below floor 1: nothing stands below the ground", "1")
+        raise refuse("underground", "1", x=x, y=y)
     if y == 1:
-        raise IllegalAction(
-            f"({x},{y}) is on the ground floor: elements go on floor 2 or higher", "6"
-        )
+        raise refuse("ground", "6", x=x, y=y)
     below = mall.owner.get((x, y - 1))
     if below is None:
-        raise IllegalAction(f"({x},{y}) would float: nothing below supports it", "6")
+        raise refuse("floats", "6", x=x, y=y)
     if not mall.supports((x, y - 1)):
-        raise IllegalAction(
-            f"({x},{y}) would float: ({x},{y - 1}) is part of {below.id} but not a platform cell",
-            "6",
-        )
+        raise refuse("no_platform", "6", x=x, y=y, below=y - 1, id=below.id)
     category = content.elements[tile_id].category
     if category not in content.stores:
         if action.customer is not None:
-            raise IllegalAction(
-                f"{tile_id} is an entrance: no customer moves onto it, so "
-                f'"for {action.customer}" is not allowed',
-                "5",
-            )
+            raise refuse("entrance_customer", "5", id=tile_id, customer=action.customer)
         return action
     choices = mall.reachers((x, y), category)
     if action.customer is None:
         if len(choices) > 1:
-            raise IllegalAction(
-                f"several customers can reach it: say which — for {_either(choices)}", "6"
-            )
+            raise refuse("say_which", "6", choices=either(choices))
         return action
     if action.customer not in choices:
         raise IllegalAction(_why_not_reach(mall, action.customer, (x, y), category), "6")
     return action if len(choices) > 1 else replace(action, customer=None)
 
 
-def _either(names: tuple[str, ...]) -> str:
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
 def _why_not_reach(mall: Mall, customer_id: str, cell: tuple[int, int], category: str) -> str:
     customer = mall.customer.get(customer_id)
     if customer is None:
-        return f"there is no customer {customer_id} in your mall"
+        return refusal("no_customer", id=customer_id)
     if customer.satisfied:
-        return f"{customer_id} is already satisfied on {customer.on}"
+        return refusal("satisfied", id=customer_id, on=customer.on)
     if customer.want != category:
-        return f"{customer_id} wants {customer.want}, not {category}"
-    return (
-        f"{customer_id} cannot reach ({cell[0]},{cell[1]}): a customer walks at most "
-        f"{mall.content.reach} tiles (attractions count 0)"
-    )
+        return refusal("wants", id=customer_id, want=_(customer.want), kind=_(category))
+    x, y, reach = cell[0], cell[1], mall.content.reach
+    return refusal("out_of_reach", id=customer_id, x=x, y=y, reach=reach)
 
 
 def _condition(state: State, player: PlayerState, spec: AttractionSpec) -> Condition:
@@ -185,28 +165,29 @@ def _attraction_problem(state: State, player: PlayerState, spec: AttractionSpec)
     if _attraction_open(state, player, spec):
         return None
     if spec.personal and player.statue_built:
-        return f"you have already built your {spec.id}"
+        return refusal("statue_built", id=spec.id)
     if not spec.personal and spec.id not in state.commons:
-        return f"{spec.id} is not in play in this game"
+        return refusal("not_in_play", id=spec.id)
     if not spec.personal and spec.id in state.built_by:
-        return f"{spec.id} was already built by seat {state.built_by[spec.id]}"
-    card = f" (your card {player.secret})" if spec.personal else ""
-    condition = _condition(state, player, spec)
-    return f"{spec.id} needs {condition.describe()} in your mall{card}"
+        return refusal("built_by", id=spec.id, seat=state.built_by[spec.id])
+    needs = _condition(state, player, spec).describe()
+    if spec.personal:
+        return refusal("needs_card", id=spec.id, condition=needs, card=player.secret)
+    return refusal("needs", id=spec.id, condition=needs)
 
 
 def _check_attraction(state: State, player: PlayerState, action: BuildAttraction) -> Action:
     spec = state.content.attractions.get(action.id)
     if spec is None:
-        raise IllegalAction(f"there is no attraction {action.id!r}", "7")
+        raise refuse("no_attraction", "7", id=action.id)
     problem = _attraction_problem(state, player, spec)
     if problem:
         raise IllegalAction(problem, "7")
     mirror = action.mirror and not spec.symmetric
     shape = spec.mirror_shape if mirror else spec.shape
-    problem = player.mall.placement_problem(shape, action.x, action.y)
-    if problem:
-        raise IllegalAction(f"{spec.id} cannot stand at {action.x},{action.y}: {problem}", "7")
+    placed = player.mall.placement_problem(shape, action.x, action.y)
+    if placed:
+        raise refuse("cannot_stand", "7", id=spec.id, x=action.x, y=action.y, problem=placed)
     return action if mirror == action.mirror else replace(action, mirror=False)
 
 
@@ -228,29 +209,23 @@ def _bay_problem(state: State, player: PlayerState, bay_id: str) -> str | None:
     bay = state.content.bays[bay_id]
     owner = state.bay_owner.get(bay_id)
     if owner is not None:
-        return f"{bay_id} was already built by seat {owner}"
+        return refusal("built_by", id=bay_id, seat=owner)
     if bay.type in _bay_types_open(state, player):
         return None
     for own in player.mall.bays:
         if state.content.bays[own.id].type == bay.type:
-            return f"you already have a {bay.type} bay ({own.id})"
+            return refusal("have_bay", type=_(bay.type), id=own.id)
     need = state.content.bay_requirements[bay.type]
     counts = player.mall.counts
-    short = ", ".join(f"{n} {c}" for c, n in counts.items() if n < need)
-    plural = "s" if need > 1 else ""
-    return (
-        f"a {bay.type} bay needs at least {need} element{plural} of each category; you have {short}"
-    )
+    return too_few(bay.type, need, ", ".join(f"{n} {_(c)}" for c, n in counts.items() if n < need))
 
 
 def _check_dock(state: State, player: PlayerState, action: Dock) -> Action:
     if action.id not in state.content.bays:
-        raise IllegalAction(
-            f"there is no docking bay {action.id}: bays are {', '.join(state.content.bays)}", "8"
-        )
+        raise refuse("no_bay", "8", id=action.id, bays=", ".join(state.content.bays))
     problem = _bay_problem(state, player, action.id) or player.mall.bay_problem(action.x)
     if problem:
-        raise IllegalAction(f"{action.id} cannot be built at {action.x}: {problem}", "8")
+        raise refuse("bay_cannot", "8", id=action.id, x=action.x, problem=problem)
     return action
 
 
@@ -286,7 +261,7 @@ def _take_money(state: State, player: PlayerState, action: Money) -> Outcome:
     cells = state.dispenser[column]
     bottom = cells[0]
     if bottom is None:  # `check` refuses this; a caller skipping it learns why
-        raise IllegalAction(f"column {action.column} of the Dispenser is empty", "5")
+        raise refuse("column_empty", "5", column=action.column)
     category = content.elements[bottom].category
     k = sum(1 for t in cells[1:] if t is not None and content.elements[t].category == category)
     bonus = min(k, state.bank)

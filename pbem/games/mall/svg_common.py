@@ -8,6 +8,8 @@ import re
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from pbem.i18n import gettext as _
+
 from .content import Content
 
 Cell = tuple[int, int]
@@ -104,9 +106,10 @@ def describe_element(tile_id: str, content: Content) -> str:
     if spec is None:
         return tile_id
     if spec.category == "entrance":
-        return f"{tile_id} entrance (customers want {', '.join(spec.wants)})"
-    name = f" {spec.name}" if spec.name else ""
-    return f"{tile_id}{name} ({spec.category})"
+        wants = ", ".join(_(w) for w in spec.wants)
+        return _("%(id)s entrance (customers want %(wants)s)", id=tile_id, wants=wants)
+    name = f" {_(spec.name)}" if spec.name else ""
+    return f"{tile_id}{name} ({_(spec.category)})"
 
 
 def plural(n: int, word: str) -> str:

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
+
 from .content import Content
 from .svg_common import (
     AXIS,
@@ -22,7 +25,6 @@ from .svg_common import (
     face_lines,
     kind_mark,
     num,
-    plural,
     svg_element,
     svg_text,
     text_colour,
@@ -45,13 +47,15 @@ def dispenser_svg(
     columns: Mapping[str, Sequence[str | None]],
     content: Content,
     *,
-    label: str = "The Dispenser 3000",
+    label: str | None = None,
     cell: int = 64,
     id_prefix: str | None = None,
 ) -> str:
     """The Dispenser as an `<svg>` element: its columns side by side, row 1 at the
     bottom, each slot a `g.slot` (`g.slot.empty` without a tile), each row's cost on
-    the right. `columns` maps a column name to its tiles, bottom to top."""
+    the right. `columns` maps a column name to its tiles, bottom to top; `label`, its
+    name, is "The Dispenser 3000" in the reader's language unless given."""
+    label = label if label is not None else _("The Dispenser 3000")
     rows = max([content.rows, *(len(tiles) for tiles in columns.values())])
     gap, gutter, head = cell * 0.15, cell * 0.45, cell * 0.5
     step = cell + gap
@@ -85,7 +89,11 @@ def dispenser_summary(columns: Mapping[str, Sequence[str | None]]) -> str:
     """The Dispenser in one sentence, column by column, bottom to top."""
     return (
         "; ".join(
-            f"column {name}, bottom to top: " + ", ".join(t or "empty" for t in tiles)
+            _(
+                "column %(name)s, bottom to top: %(tiles)s",
+                name=name,
+                tiles=", ".join(t or _("empty") for t in tiles),
+            )
             for name, tiles in columns.items()
         )
         + "."
@@ -100,7 +108,7 @@ def _slot(
     if tile_id is None:
         return (
             f'<g class="slot empty" data-slot={quoteattr(slot)} data-cost="{cost}">'
-            f"<title>{escape(slot)}: empty</title>"
+            f"<title>{escape(_('%(slot)s: empty', slot=slot))}</title>"
             f'<rect class="face" {box} fill="{EMPTY}" stroke="{GRID}" stroke-width="2"'
             f' stroke-dasharray="5 4"/></g>'
         )
@@ -108,7 +116,13 @@ def _slot(
     category = spec.category if spec else "main"
     fill = tile_colour(category)
     ink = text_colour(fill)
-    title = f"{slot}: {describe_element(tile_id, content)}; costs {plural(cost, 'note')}"
+    title = ngettext(
+        "%(slot)s: %(tile)s; costs %(num)d note",
+        "%(slot)s: %(tile)s; costs %(num)d notes",
+        cost,
+        slot=slot,
+        tile=describe_element(tile_id, content),
+    )
     parts = [
         f'<g class="slot" data-slot={quoteattr(slot)} data-tile={quoteattr(tile_id)}'
         f' data-cost="{cost}"><title>{escape(title)}</title>',

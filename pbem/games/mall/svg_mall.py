@@ -4,13 +4,14 @@ turn script uses."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
+from pbem.i18n import gettext as _
+
 from .content import Content
-from .explain import attraction_name, attraction_tile_words, bay_tile_words
+from .explain import attraction_name
 from .mall import ATTRACTION, DOCK, MAIN, Customer, Mall, Tile
 from .svg_common import (
     AXIS,
@@ -27,18 +28,17 @@ from .svg_common import (
     SHAPES,
     Cell,
     customer_marker,
-    describe_element,
     drawing_prefix,
     face,
     fit,
     kind_mark,
     num,
-    plural,
     svg_element,
     svg_text,
     text_colour,
     tile_colour,
 )
+from .svg_words import describe_customer, describe_tile, mall_summary
 
 TOUCH_CELL = 44  # CSS px: a cell a thumb can hit
 
@@ -52,34 +52,6 @@ def tile_fill(tile: Tile, content: Content) -> str:
         spec = content.attractions.get(tile.id)
         return tile_colour(spec.colour if spec else "purple")
     return COLOURS.get(tile.kind, COLOURS["main"])
-
-
-def describe_tile(tile: Tile, content: Content) -> str:
-    """A tile in words, as its tooltip shows it."""
-    if tile.kind == MAIN:
-        return f"{tile.id}: Main Entrance"
-    if tile.kind == DOCK:
-        bay = content.bays.get(tile.id)
-        return bay_tile_words(bay) if bay else f"{tile.id}: docking bay"
-    if tile.kind == ATTRACTION:
-        cells = " ".join(f"({x},{y})" for x, y in sorted(tile.platforms, key=_floor_first))
-        return f"{attraction_tile_words(tile.id, content)}; platform cells {cells or 'none'}"
-    if tile.id in content.elements:
-        return describe_element(tile.id, content)
-    return f"{tile.id} ({tile.kind})"
-
-
-def describe_customer(customer: Customer) -> str:
-    """A customer in words: "R13.2 wants hobby — satisfied on B07"."""
-    status = "satisfied" if customer.satisfied else "waiting"
-    return f"{customer.id} wants {customer.want} — {status} on {customer.on}"
-
-
-def _floor_first(cell: Cell) -> tuple[int, int]:
-    return (cell[1], cell[0])
-
-
-# -- the mall -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -162,31 +134,6 @@ def mall_svg(
     return svg_element(
         "mall", frame.size, prefix, heading, MALL_STYLE, body, controls=targets, touch_width=wide
     )
-
-
-def mall_summary(mall: Mall) -> str:
-    """The mall in one sentence: tiles by kind, height, customers satisfied and waiting."""
-    counts = Counter(tile.kind for tile in mall.tiles)
-    order = [MAIN, *mall.content.categories, DOCK, ATTRACTION]
-    order += sorted(set(counts) - set(order))
-    kinds = ", ".join(_kind_count(kind, counts[kind]) for kind in order if counts[kind])
-    height = max((y for _, y in mall.owner), default=0)
-    satisfied = len(mall.satisfied)
-    return (
-        f"{plural(len(mall.tiles), 'tile')} up to floor {height} ({kinds}); "
-        f"{plural(satisfied, 'customer')} satisfied, {len(mall.customers) - satisfied} waiting."
-    )
-
-
-def _kind_count(kind: str, n: int) -> str:
-    """How many tiles of one kind, in words: "2 food", "1 docking bay"."""
-    if kind == MAIN:
-        return "Main Entrance" if n == 1 else plural(n, "Main Entrance")
-    if kind == DOCK:
-        return plural(n, "docking bay")
-    if kind == ATTRACTION:
-        return plural(n, "attraction")
-    return f"{n} {kind}"
 
 
 def _backdrop(frame: _Frame) -> str:
@@ -297,12 +244,12 @@ def _tile_labels(tile: Tile, content: Content, frame: _Frame, ink: str) -> list[
 
 def _tile_name(tile: Tile, content: Content) -> str | None:
     if tile.kind == MAIN:
-        return "Main Entrance"
+        return _("Main Entrance")
     if tile.kind == DOCK:
         bay = content.bays.get(tile.id)
-        return bay.name if bay else None
+        return _(bay.name) if bay else None
     spec = content.elements.get(tile.id)
-    return spec.name if spec and tile.kind != "entrance" else None
+    return _(spec.name) if spec and spec.name and tile.kind != "entrance" else None
 
 
 def _middle_cell(tile: Tile) -> Cell:

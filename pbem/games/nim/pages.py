@@ -7,6 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from babel.numbers import format_decimal
+
+from pbem import i18n
+from pbem.i18n import gettext as _
+
 from ..base import SetupError
 from .rules import MAX_PILE, MAX_SEED, MAX_TAKE
 
@@ -53,7 +58,7 @@ def board(
 
 def turn(doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """One group of takes; no script."""
-    return {"groups": [{"title": "Take tokens", "options": list(options)}], "script": None}
+    return {"groups": [{"title": _("Take tokens"), "options": list(options)}], "script": None}
 
 
 def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> int:
@@ -67,13 +72,18 @@ def setup(form: Mapping[str, str]) -> dict[str, Any]:
     if not typed:
         return {}
     if not typed.isascii() or not typed.isdigit() or len(typed) > 6:
-        raise SetupError(f"the pile is a whole number from 1 to {MAX_PILE}")
+        raise SetupError(_("the pile is a whole number from 1 to %(most)s", most=MAX_PILE))
     return {"pile": int(typed)}
 
 
 def rules() -> dict[str, Any]:
-    """The rules page's numbers, from the rules themselves."""
-    return {"most": MAX_TAKE, "max_pile": MAX_PILE}
+    """The rules page's numbers, from the rules themselves (the biggest pile also as
+    the reader's language writes it: "10,000", "10.000")."""
+    return {
+        "most": MAX_TAKE,
+        "max_pile": MAX_PILE,
+        "max_pile_said": format_decimal(MAX_PILE, locale=i18n.locale()),
+    }
 
 
 # The JSON API's schema of nim's state document and setup.

@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pbem.i18n import gettext as _
+
 from ..base import IllegalAction, NotationError, SetupError
 
 
@@ -42,16 +44,20 @@ class Nim:
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> NimState:
         if not 2 <= len(players) <= 8:
-            raise SetupError(f"nim takes 2 to 8 players, not {len(players)}")
+            raise SetupError(_("nim takes 2 to 8 players, not %(count)s", count=len(players)))
         unknown = [str(k)[:40] for k in options if k not in ("pile", "seed")]
         if unknown:
-            raise SetupError(f"unknown setup part {unknown[0]!r}; a nim setup has pile, seed")
+            raise SetupError(
+                _("unknown setup part %(part)r; a nim setup has pile, seed", part=unknown[0])
+            )
         seed = options.get("seed")
         if seed is not None and (not isinstance(seed, str) or len(seed) > MAX_SEED):
-            raise SetupError(f"the seed is a string of at most {MAX_SEED} characters")
+            raise SetupError(
+                _("the seed is a string of at most %(most)s characters", most=MAX_SEED)
+            )
         pile = options.get("pile", 21)
         if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= MAX_PILE:
-            raise SetupError(f"the pile is a whole number from 1 to {MAX_PILE}")
+            raise SetupError(_("the pile is a whole number from 1 to %(most)s", most=MAX_PILE))
         return NimState(tuple(players), pile, 1)
 
     def parse(self, value: str | Mapping[str, Any]) -> Take:
@@ -64,28 +70,36 @@ class Nim:
                 or not isinstance(count, int)
                 or not 0 <= count < 1000
             ):
-                raise NotationError('a nim action is {"type": "take", "count": N}, N from 1 to 3')
+                raise NotationError(
+                    _('a nim action is {"type": "take", "count": N}, N from 1 to 3')
+                )
             return Take(count)
         match = _TAKE.fullmatch(value) if isinstance(value, str) and len(value) < 100 else None
         if not match:
             shown = value[:40] if isinstance(value, str) else type(value).__name__
-            raise NotationError(f'cannot read "{shown}": write take 1, take 2 or take 3')
+            raise NotationError(
+                _('cannot read "%(shown)s": write take 1, take 2 or take 3', shown=shown)
+            )
         return Take(int(match[1]))
 
     def check(self, state: NimState, action: Take, seat: int | None = None) -> Take:
         if state.turn is None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         if seat is not None and seat != state.turn:
-            raise IllegalAction(f"not seat {seat}'s turn")
+            raise IllegalAction(_("not seat %(seat)s's turn", seat=seat))
         if not 1 <= action.count <= min(MAX_TAKE, state.pile):
             raise IllegalAction(
-                f"take 1 to {min(MAX_TAKE, state.pile)} tokens; the pile has {state.pile}"
+                _(
+                    "take 1 to %(most)s tokens; the pile has %(pile)s",
+                    most=min(MAX_TAKE, state.pile),
+                    pile=state.pile,
+                )
             )
         return action
 
     def perform(self, state: NimState, action: Take) -> NimState:
         if state.turn is None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         pile = state.pile - action.count
         if pile == 0:
             return replace(state, pile=0, turn=None, winner=state.turn)
@@ -122,8 +136,10 @@ class Nim:
 
     def describe(self, state: NimState, seat: int | None) -> str:
         if state.turn is None:
-            return f"The pile is empty; seat {state.winner} took the last token and won."
-        return f"{state.pile} tokens left; seat {state.turn} to move."
+            return _(
+                "The pile is empty; seat %(seat)s took the last token and won.", seat=state.winner
+            )
+        return _("%(pile)s tokens left; seat %(seat)s to move.", pile=state.pile, seat=state.turn)
 
     def secrets(self, state: NimState, seat: int | None) -> set[str]:
         return set()
@@ -137,7 +153,8 @@ class Nim:
         raise ValueError(f"unknown bot {name!r}: bots are random, greedy")
 
     def narrate(self, before: NimState, action: Take, after: NimState) -> str:
-        return f"take {action.count}; {after.pile} left"
+        # the notation of the take, then words
+        return f"take {action.count}; " + _("%(pile)s left", pile=after.pile)
 
     def public_setup(
         self, setup: Mapping[str, Any], state: NimState, seat: int | None

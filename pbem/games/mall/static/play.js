@@ -8,6 +8,13 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("turn-data").textContent);
+  // The words this script shows, in the page's language (pages.py gives them, with
+  // places written %(name)s).
+  function say(key, values) {
+    return (data.words[key] || key).replace(/%\((\w+)\)s/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  }
   var form = document.getElementById("turn-form");
   var preview = document.getElementById("preview");
   var picker = document.getElementById("picker");
@@ -143,12 +150,12 @@
     clearMarks();
     origin = element || null;
     var builds = optionsWhere(function (a) { return a.type === "build" && a.slot === slot; });
-    if (!builds.length) { preview.textContent = "No cell of your mall can take the tile in " + slot + "."; return; }
+    if (!builds.length) { preview.textContent = say("no_cell", { slot: slot }); return; }
     mode = { kind: "build", slot: slot, options: builds };
     if (element) element.classList.add("picked");
     var cells = builds.map(function (o) { return [o.action.x, o.action.y]; });
-    light(cells, function (c) { return "Build " + slot + " at " + c[0] + "," + c[1]; });
-    preview.textContent = "Now pick a lit cell of your mall for the tile in " + slot + ".";
+    light(cells, function (c) { return say("build_at", { slot: slot, x: c[0], y: c[1] }); });
+    preview.textContent = say("pick_cell", { slot: slot });
   }
 
   if (dispenser) {
@@ -159,7 +166,7 @@
       slots.push(slot);
       slot.setAttribute("role", "button");
       var title = slot.querySelector("title");
-      slot.setAttribute("aria-label", "Build " + (title ? title.textContent : "the tile in " + name));
+      slot.setAttribute("aria-label", title ? say("build_tile", { tile: title.textContent }) : say("build_slot", { slot: name }));
       slot.style.cursor = "pointer";
       slot.addEventListener("click", function () { pickSlot(name, slot); });
     });
@@ -187,16 +194,16 @@
     chooser.id = "chooser";
     chooser.className = "picker-row";
     chooser.setAttribute("role", "group");
-    chooser.setAttribute("aria-label", "Which customer moves onto the store?");
+    chooser.setAttribute("aria-label", say("which_customer"));
     var label = document.createElement("span");
-    label.textContent = "Several customers can reach it. Who moves? ";
+    label.textContent = say("who_moves") + " ";
     chooser.appendChild(label);
     candidates.forEach(function (o) {
       chooser.appendChild(button(o.words || o.action.customer, function () { choose(o, o.words, cell); }));
     });
     picker.appendChild(chooser);
     chooser.querySelector("button").focus();
-    preview.textContent = "Several customers can reach this cell: choose who moves.";
+    preview.textContent = say("choose_who");
   }
 
   // -- attractions: the footprint follows the pointer --------------------------------
@@ -228,11 +235,11 @@
     var h = handle(mode.id, mode.mirror);
     var places = optionsWhere(function (a) { return a.type === "attraction" && a.id === mode.id && !!a.mirror === mode.mirror; });
     light(places.map(function (o) { return [o.action.x + h[0], o.action.y + h[1]]; }), function (c) {
-      return name + " with its base plate on " + c[0] + "," + c[1];
+      return say("attraction_at", { name: name, x: c[0], y: c[1] });
     });
     preview.textContent = places.length
-      ? (data.explain[mode.id] || "") + " Point at a cell: the footprint follows, its base plate under the pointer. Lit cells are where the base plate may go."
-      : "No place fits " + name + (mode.mirror ? " mirrored" : "") + ".";
+      ? (data.explain[mode.id] || "") + " " + say("point_at")
+      : say(mode.mirror ? "no_place_mirrored" : "no_place", { name: name });
   }
 
   function ghost(x, y) {
@@ -252,7 +259,7 @@
     pressed.setAttribute("aria-pressed", "true");
     var mirrors = optionsWhere(function (a) { return a.type === "attraction" && a.id === id && a.mirror; });
     if (mirrors.length) {
-      var flip = button("Mirror", function (b) {
+      var flip = button(say("mirror"), function (b) {
         mode.mirror = !mode.mirror;
         b.setAttribute("aria-pressed", String(mode.mirror));
         clearTargets();
@@ -285,8 +292,8 @@
     var cells = [];
     places.forEach(function (o) { cells.push([o.action.x, 1], [o.action.x + 1, 1]); });
     var name = data.names[id] || id;
-    light(cells, function (c) { return name + " on " + c[0] + ",1"; });
-    preview.textContent = (data.explain[id] || "") + " Pick a lit cell on the ground floor for " + name + ".";
+    light(cells, function (c) { return say("dock_at", { name: name, x: c[0] }); });
+    preview.textContent = (data.explain[id] || "") + " " + say("pick_ground", { name: name });
   }
 
   // -- clicks on cells ---------------------------------------------------------------
@@ -299,8 +306,9 @@
       else if (here.length > 1) chooseCustomer(here, t);
     } else if (mode.kind === "attraction") {
       var option = attractionAt(x, y);
-      if (option) choose(option, (data.names[mode.id] || mode.id) + ", base plate on " + x + "," + y, t);
-      else preview.textContent = (data.names[mode.id] || mode.id) + " cannot stand with its base plate on " + x + "," + y + ".";
+      var named = data.names[mode.id] || mode.id;
+      if (option) choose(option, say("base_on", { name: named, x: x, y: y }), t);
+      else preview.textContent = say("cannot_stand", { name: named, x: x, y: y });
     } else if (mode.kind === "dock") {
       var bay = mode.options.filter(function (o) { return o.action.x === x || o.action.x + 1 === x; })[0];
       if (bay && y === 1) choose(bay, null, t);
@@ -325,7 +333,7 @@
     if (scrolls) {
       drawing.setAttribute("tabindex", "0");
       drawing.setAttribute("role", "region");
-      drawing.setAttribute("aria-label", "Your mall, wider than the screen");
+      drawing.setAttribute("aria-label", say("wider"));
     } else {
       ["tabindex", "role", "aria-label"].forEach(function (a) { drawing.removeAttribute(a); });
     }
@@ -357,9 +365,9 @@
   var row = document.createElement("div");
   row.className = "picker-row";
   row.setAttribute("role", "group");
-  row.setAttribute("aria-label", "Other actions");
+  row.setAttribute("aria-label", say("other_actions"));
   optionsWhere(function (a) { return a.type === "money"; }).forEach(function (o) {
-    row.appendChild(button("Take money from " + o.action.column, function () { clearMarks(); mode = null; choose(o); }));
+    row.appendChild(button(say("take_money", { column: o.action.column }), function () { clearMarks(); mode = null; choose(o); }));
   });
   var seen = {};
   optionsWhere(function (a) { return a.type === "attraction" || a.type === "dock"; }).forEach(function (o) {
@@ -370,7 +378,7 @@
     row.appendChild(explained(button(data.names[id] || id, function (b) { pick(id, b); }, true), id));
   });
   optionsWhere(function (a) { return a.type === "pass"; }).forEach(function (o) {
-    row.appendChild(button("Pass", function () { choose(o); }));
+    row.appendChild(button(say("pass"), function () { choose(o); }));
   });
   picker.appendChild(row);
 
@@ -384,7 +392,7 @@
   document.getElementById("move").addEventListener("input", function (event) {
     if (event.target.value) {
       form.querySelectorAll('input[name="action"]').forEach(function (r) { r.checked = false; });
-      preview.textContent = "You typed: " + event.target.value;
+      preview.textContent = say("typed", { move: event.target.value });
     }
   });
 })();
