@@ -1,8 +1,10 @@
-"""Turning an outbox row into a mail: a Jinja2 text and HTML pair from templates/mail/
-(each kind of notice has its pair; what only a game knows comes from its own
-partials, `<game>/mail/_turn.txt` and the like, and its `mails` part), headers built
-with `email.message` (never pasted together) from cleaned text, dated by the
-composer's clock, threaded per game and seat, the game's log head in the footer.
+"""Turning an outbox row into a mail, in the row's language (its subject, both parts
+and its picture's words; `Content-Language` says which): a Jinja2 text and HTML pair
+from templates/mail/ (each kind of notice has its pair; what only a game knows comes
+from its own partials, `<game>/mail/_turn.txt` and the like, and its `mails` part),
+headers built with `email.message` (never pasted together) from cleaned text, dated
+by the composer's clock, threaded per game and seat, the game's log head in the
+footer.
 A turn mail whose turn was played before it could go is moot, and is skipped rather
 than sent; so is a mail whose seat has changed hands since it was written, except
 the ones a former holder still gets (without a link to the seat)."""
@@ -18,18 +20,20 @@ from typing import Any
 
 from sqlalchemy import Row
 
-from pbem import resources
+from pbem import i18n, resources
 from pbem.config import Settings
 from pbem.games import GAMES
+from pbem.i18n import gettext as _
 from pbem.service import Happened, Service
 from pbem.service.addresses import checked_address
-from pbem.service.dashboard import LINK_LIFE, sign_in_token
+from pbem.service.history import lapse_reason
 from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
 from .pictures import Pictures
 from .replyto import reply_address
+from .several import digest_mail, my_games_mail, sign_in_mail
 from .templating import environment, mails_of
 from .wording import fit_72, time_left, when
 from .writing import (
@@ -88,6 +92,13 @@ class Composer:
         return message, message.as_bytes(policy=SMTP_POLICY)
 
     def _message(self, row: Row) -> EmailMessage:
+        """The whole mail in the row's language: its subject, parts and picture's words
+        (a row of no language, or one this server does not speak, is in English)."""
+        chosen = getattr(row, "language", None)
+        with i18n.speaking(chosen if chosen in i18n.LANGUAGES else i18n.DEFAULT) as language:
+            return self._written(row, language)
+
+    def _written(self, row: Row, language: str) -> EmailMessage:
         kind = kind_of(row.kind)
         write = WRITERS.get(kind)
         if write is None:
@@ -123,6 +134,8 @@ class Composer:
             assert html_part is not None  # added just above
             html_part.make_related()
             html_part.attach(picture["part"])
+        # after the parts are made: making a mail multipart moves content headers down
+        message["Content-Language"] = written("Content-Language", language)
         return message
 
     # -- what each mail says --------------------------------------------------------
@@ -157,8 +170,8 @@ class Composer:
             "head": doc["head_hash"],
             "seq": doc["seq"],
             "game_name": plugin.name,
-            "title": plugin.title,
-            "tagline": mails.TAGLINE,
+            "title": _(plugin.title),
+            "tagline": _(str(mails.TAGLINE)),
             "notation": mails.NOTATION,
             "game_options": options,
             "links": links,
@@ -177,7 +190,8 @@ class Composer:
     def _invitation(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context["options"] = context["game_options"]
-        return f"You are invited to a game of {context['title']} ({row.game_id})", context
+        subject = _("You are invited to a game of %(title)s (%(game)s)", **_about(context, row))
+        return subject, context
 
     def _your_turn(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
@@ -185,11 +199,14 @@ class Composer:
             raise Moot("the turn was played before this mail went")
         context.update(self._turn(row, context))
         context["picture"] = self.pictures.of(row.game_id, context["doc"]["seq"])
-        round_number = context["doc"]["round"]
-        subject = f"Your turn in {context['title']} {row.game_id} (round {round_number})"
+        about = {**_about(context, row), "round": context["doc"]["round"]}
         if context["deadline"]:
-            subject += f" — answer by {context['deadline']['by']}"
-        return subject, context
+            return _(
+                "Your turn in %(title)s %(game)s (round %(round)s) — answer by %(by)s",
+                by=context["deadline"]["by"],
+                **about,
+            ), context
+        return _("Your turn in %(title)s %(game)s (round %(round)s)", **about), context
 
     def _reminder(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
@@ -197,8 +214,13 @@ class Composer:
             raise Moot("the turn was played before the reminder went")
         context.update(self._turn(row, context), hours=row.payload["hours"])
         deadline = context["deadline"]
-        left = deadline["left"] if deadline else f"{row.payload['hours']:g} hours"
-        return f"Reminder: {left} left for your turn in {context['title']} {row.game_id}", context
+        hours = f"{row.payload['hours']:g}"
+        left = deadline["left"] if deadline else _("%(hours)s hours", hours=hours)
+        about = _about(context, row)
+        subject = _(
+            "Reminder: %(left)s left for your turn in %(title)s %(game)s", left=left, **about
+        )
+        return subject, context
 
     def _history(self, row: Row, seat: int | None) -> list[Happened]:
         """The game's events `seat` may be told of, each sentence blanking what it
@@ -257,14 +279,16 @@ class Composer:
         context["round"] = number
         played = [e for e in self._history(row, row.seat) if e.round == number and e.seat]
         context["played"] = played
-        return f"{context['title']} {row.game_id}: round {number} scored", context
+        return _(
+            "%(title)s %(game)s: round %(round)s scored", round=number, **_about(context, row)
+        ), context
 
     def _game_over(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)  # to a former holder too (row.seat None, payload's seat)
         doc = context["doc"]
         context["final"] = self._standings(doc)
         context["winners"] = [context["names"][s] for s in doc["winners"] or []]
-        return f"{context['title']} {row.game_id}: the game is over", context
+        return _("%(title)s %(game)s: the game is over", **_about(context, row)), context
 
     def _timed_out(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
@@ -272,81 +296,40 @@ class Composer:
         context["played"] = next(e for e in events if e.seq == row.seq).text
         bot_now = next(s for s in context["links"] if s.seat == row.seat)
         context["bot_now"] = bool(row.payload.get("replaced")) or bot_now.token is None
-        title = context["title"]
+        about = _about(context, row)
         if context["bot_now"]:
-            return f"{title} {row.game_id}: time ran out and a bot now plays your seat", context
-        return f"{title} {row.game_id}: time ran out and a bot played your turn", context
+            return _(
+                "%(title)s %(game)s: time ran out and a bot now plays your seat", **about
+            ), context
+        return _("%(title)s %(game)s: time ran out and a bot played your turn", **about), context
 
     def _undo_request(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context["asker"] = context["names"][row.payload["asked_by"]]
-        subject = f"{context['title']} {row.game_id}: {context['asker']} asks to take back a move"
-        return subject, context
+        about = {**_about(context, row), "asker": context["asker"]}
+        return _("%(title)s %(game)s: %(asker)s asks to take back a move", **about), context
 
     def _undo_lapsed(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         asked_by = row.payload["asked_by"]
         context["yours"] = asked_by == row.seat
         context["asker"] = context["names"][asked_by]
-        context["reason"] = row.payload["reason"]
-        return f"{context['title']} {row.game_id}: the request to take back a move lapsed", context
+        context["reason"] = lapse_reason(row.payload["reason"])  # in the reader's words
+        about = _about(context, row)
+        return _("%(title)s %(game)s: the request to take back a move lapsed", **about), context
 
     def _vacation(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context["who"] = context["names"][row.payload["who"]]
         context["until"] = row.payload["until"][:16].replace("T", " ") + " UTC"
-        return f"{context['title']} {row.game_id}: {context['who']} is on vacation", context
+        about = {**_about(context, row), "who": context["who"]}
+        return _("%(title)s %(game)s: %(who)s is on vacation", **about), context
 
     def _answer(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context.update(row.payload)
         subject = row.payload["subject"] or f"{context['title']} {row.game_id}"
         return subject if subject.lower().startswith("re:") else f"Re: {subject}", context
-
-    def _my_games(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._games(row)
-        return f"Your games of {context['titles']}", context
-
-    def _sign_in(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._games(row)
-        token = sign_in_token(self.settings.signing_key(), row.payload["nonce"])
-        context["sign_in"] = f"{self.settings.base_url.rstrip('/')}/my-games/sign-in/{token}"
-        context["minutes"] = int(LINK_LIFE.total_seconds() // 60)
-        return f"Sign in to your games of {context['titles']}", context
-
-    def _digest(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._games(row)
-        return f"Your daily {context['titles']} digest", context
-
-    def _games(self, row: Row) -> dict[str, Any]:
-        """A mail about several games: those the address still holds a seat of."""
-        games = self._summaries(row)
-        if not games:
-            raise Moot("the address holds none of these seats any more")
-        return {"name": games[0]["name"], "games": games, "titles": _titles(games)}
-
-    def _summaries(self, row: Row) -> list[dict[str, Any]]:
-        """The games of the row's list whose seat the address still holds."""
-        found = [
-            self._summary(game_id, seat, row.address) for game_id, seat in row.payload["seats"]
-        ]
-        return [s for s in found if s is not None]
-
-    def _summary(self, game_id: str, seat: int, address: str) -> dict[str, Any] | None:
-        link = next(s for s in self.service.seat_links(game_id) if s.seat == seat)
-        if link.token is None or (link.email or "").lower() != address.lower():
-            return None  # a bot's, or another person's seat now
-        doc = self.service.state_at(game_id, seat=seat)
-        return {
-            "game": game_id,
-            "seat": seat,
-            "name": link.name,
-            "title": GAMES[doc["game"]].title,
-            "link": seat_url(self.settings.base_url, game_id, link.token),
-            "status": doc["status"],
-            "turn": doc["turn"],
-            "round": doc["round"],
-        }
 
 
 # What each kind of notice says, as a mail; a test checks that every Kind has one.
@@ -360,11 +343,11 @@ WRITERS: dict[Kind, Writer] = {
     Kind.UNDO_REQUEST: Composer._undo_request,
     Kind.UNDO_LAPSED: Composer._undo_lapsed,
     Kind.VACATION: Composer._vacation,
-    Kind.DIGEST: Composer._digest,
+    Kind.DIGEST: digest_mail,
     Kind.ANSWER: Composer._answer,
-    Kind.MY_GAMES: Composer._my_games,
+    Kind.MY_GAMES: my_games_mail,
     Kind.CHAT: chat_mail,
-    Kind.SIGN_IN: Composer._sign_in,
+    Kind.SIGN_IN: sign_in_mail,
 }
 
 
@@ -378,10 +361,9 @@ GAME_PARTIALS: dict[Kind, tuple[str, ...]] = {
 }
 
 
-def _titles(games: list[dict[str, Any]]) -> str:
-    """The games' titles, each once, in the order listed: "Nim", "Go and Nim"."""
-    titles = list(dict.fromkeys(g["title"] for g in games))
-    return " and ".join(titles)
+def _about(context: Mapping[str, Any], row: Row) -> dict[str, Any]:
+    """What most subjects name: the game's title (in the reader's language) and id."""
+    return {"title": context["title"], "game": row.game_id}
 
 
 def _holds(row: Row, link: Any) -> bool:

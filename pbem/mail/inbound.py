@@ -25,8 +25,9 @@ from email.parser import BytesParser
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from pbem import i18n
 from pbem.config import Settings
-from pbem.games import GAMES
+from pbem.i18n import gettext as _
 from pbem.service import Illegal, Service, ServiceError, Stale
 from pbem.service.errors import SeatLink
 from pbem.service.inbox import PER_SENDER_PER_HOUR, TOO_MANY, Inbox, ledger_key
@@ -34,8 +35,8 @@ from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 from pbem.store.events import MOVE_TYPES, UndoDone
 
-from . import headers, replyto, talk
-from .compose import mails_of
+from . import answers, headers, replyto, talk
+from .answers import MAX_LINE
 from .reading import body_text, reply_lines
 
 try:  # the broker away
@@ -46,8 +47,6 @@ except ImportError:  # pragma: no cover - kombu comes with celery
 log = logging.getLogger(__name__)
 
 MAX_BYTES = 1_000_000
-MAX_IGNORED = 5  # further lines named back in an answer, at most
-MAX_LINE = 200  # characters of a line read or named back
 # Failures that pass: the mail server (or poller) should try the mail again later.
 TEMPORARY: tuple[type[BaseException], ...] = (
     OperationalError,
@@ -55,12 +54,6 @@ TEMPORARY: tuple[type[BaseException], ...] = (
     PoolTimeout,
     BrokerDown,
 )
-MOVE_LINE = "Write your move on the first line of your reply, in the game's notation:"
-COMMANDS = [
-    "Or one of: status (the game now), legal (your legal actions), undo (take back",
-    "your last move), agree or refuse (answer another player's undo request),",
-    "help (this).",
-]
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,180}@[!-;=?-~]{1,180}>")
 
 
@@ -194,10 +187,13 @@ class Inbound:
             return Handled("duplicate", "this mail (its Message-ID) was handled already")
         if received == "in hand":
             return Handled("in hand", "this mail is being handled now", retry=True)
-        if received == TOO_MANY:
-            return self._too_many(mail, sender)
-        entry.received = True
-        handled = talk.handle(self, mail, reply_lines(body_text(message)), Handled)
+        # the answer is in the seat's language, as its other mails are
+        language = self.service.seat_settings(reply.game_id, reply.seat).get("language")
+        with i18n.speaking(language or i18n.DEFAULT):
+            if received == TOO_MANY:
+                return self._too_many(mail, sender)
+            entry.received = True
+            handled = talk.handle(self, mail, reply_lines(body_text(message)), Handled)
         self.inbox.handled(entry.message_id, handled.status)
         return handled
 
@@ -225,11 +221,7 @@ class Inbound:
         detail = f"{sender} sent more than {PER_SENDER_PER_HOUR} mails in an hour"
         if mail.to is None:
             return Handled("ignored", detail)
-        lines = [
-            f"You sent too many mails to this game: at most {PER_SENDER_PER_HOUR} an hour "
-            "are acted on, and this and your next mails within the hour are not read.",
-            "Send your move again in an hour, or play on the game's page.",
-        ]
+        lines = answers.too_many()
         answer = self.inbox.answer(
             mail.address.game_id,
             mail.address.seat,
@@ -244,10 +236,9 @@ class Inbound:
 
     def _act(self, mail: _Reply, lines: list[str]) -> Handled:
         if not lines:
-            return self._answered(
-                mail, "unreadable", ["Your mail had no command in it.", "", *self._grammar(mail)]
-            )
-        command, ignored = lines[0][:MAX_LINE].rstrip(".!?,;: "), _ignored(lines[1:])
+            lines = [_("Your mail had no command in it."), "", *self._grammar(mail)]
+            return self._answered(mail, "unreadable", lines)
+        command, ignored = lines[0][:MAX_LINE].rstrip(".!?,;: "), answers.ignored(lines[1:])
         word = command.lower()
         game_id, seat = mail.address.game_id, mail.address.seat
         if word == "help":
@@ -262,24 +253,26 @@ class Inbound:
             try:
                 event = self.service.undo(game_id, mail.token)
             except ServiceError as error:
-                return self._answered(mail, "undo", [f"No undo: {error.message}."], ignored)
+                no = _("No undo: %(why)s.", why=error.message)
+                return self._answered(mail, "undo", [no], ignored)
             said = (
-                "Your last move was taken back."
+                _("Your last move was taken back.")
                 if isinstance(event.event, UndoDone)
-                else "The others must agree to take your move back; they have been asked."
+                else _("The others must agree to take your move back; they have been asked.")
             )
             return self._answered(mail, "undo", [said, "", *self._choice(mail)], ignored)
         if word in ("agree", "refuse"):
             try:
                 event = self.service.answer_undo(game_id, mail.token, word == "agree")
             except ServiceError as error:
-                return self._answered(mail, "undo", [f"No undo to answer: {error.message}."])
+                no = _("No undo to answer: %(why)s.", why=error.message)
+                return self._answered(mail, "undo", [no])
             if isinstance(event.event, UndoDone):
-                said = "You agreed, and the move was taken back."
+                said = _("You agreed, and the move was taken back.")
             elif word == "agree":
-                said = "You agreed; the others have still to answer."
+                said = _("You agreed; the others have still to answer.")
             else:
-                said = "You refused, so the move stands."
+                said = _("You refused, so the move stands.")
             return self._answered(mail, "undo", [said, "", *self._choice(mail)], ignored)
         return self._move(mail, command, ignored)
 
@@ -298,10 +291,10 @@ class Inbound:
         except Stale as stale:
             moves = since or stale.since
             lines = [
-                "The game moved on since the mail you answered, so your move was not played:"
+                _("The game moved on since the mail you answered, so your move was not played:")
                 if since
-                else "The game moved on while your mail was on its way:",
-                *(f"  seq {h.seq}: {h.text}" for h in moves),
+                else _("The game moved on while your mail was on its way:"),
+                *("  " + _("seq %(seq)s: %(text)s", seq=h.seq, text=h.text) for h in moves),
                 "",
                 *self._choice(mail),
             ]
@@ -309,22 +302,32 @@ class Inbound:
         except Illegal as error:
             if (error.detail or {}).get("unreadable"):
                 lines = [
-                    f'"{command}" is not a move this server can read.',
+                    _('"%(command)s" is not a move this server can read.', command=command),
                     "",
                     *self._grammar(mail),
                 ]
                 return self._answered(mail, "unreadable", lines, ignored)
-            lines = [f'"{command}" is not legal: {error.message}.', "", *self._choice(mail)]
+            illegal = _('"%(command)s" is not legal: %(why)s.', command=command, why=error.message)
+            lines = [
+                illegal,
+                "",
+                *self._choice(mail),
+            ]
             return self._answered(mail, "illegal", lines, ignored)
         except ServiceError as error:
-            return self._answered(mail, "refused", [f"Not played: {error.message}."], ignored)
-        lines = [f"Played: {accepted.narration}.", "The next player is mailed as usual."]
+            refused = [_("Not played: %(why)s.", why=error.message)]
+            return self._answered(mail, "refused", refused, ignored)
+        lines = [
+            _("Played: %(move)s.", move=accepted.narration),
+            _("The next player is mailed as usual."),
+        ]
         return self._answered(mail, "accepted", lines, ignored)
 
     def _grammar(self, mail: _Reply) -> list[str]:
-        """How to write a move in the game of the answered mail, and the commands."""
-        game = GAMES[self.service.state_at(mail.address.game_id)["game"]]
-        return [MOVE_LINE, *mails_of(game).HELP, *COMMANDS]
+        return answers.grammar(self.service, mail.address.game_id)
+
+    def _choice(self, mail: _Reply) -> list[str]:
+        return answers.choice(self.service, mail.address.game_id, mail.address.seat)
 
     def _moves_since(self, reply: replyto.ReplyTo) -> list:
         """The moves (or undos) made after the seq the answered mail was written at."""
@@ -334,18 +337,6 @@ class Inbound:
             for h in self.service.history(reply.game_id)
             if h.seq > reply.seq and isinstance(h.event, moves)
         ]
-
-    def _choice(self, mail: _Reply) -> list[str]:
-        """The seat's choice now: its legal actions, or whose turn it is."""
-        game_id, seat = mail.address.game_id, mail.address.seat
-        doc = self.service.state_at(game_id, seat=seat)
-        if doc["turn"] is None:
-            return ["The game is over."]
-        if doc["turn"] != seat:
-            name = doc["players"][doc["turn"] - 1]["name"]
-            return [f"It is {name}'s turn (seat {doc['turn']}); you will get a mail at yours."]
-        options = self.service.turn_options(game_id, seat)
-        return ["Your legal actions now:", *(f"  {o['text']}  ({o['preview']})" for o in options)]
 
     def _payload(self, mail: _Reply, status: str, lines: list[str], ignored: list[str]) -> dict:
         return {
@@ -377,6 +368,8 @@ class Inbound:
             )
             self._notify(mail.address.game_id, answer)
         said = detail if detail is not None else (lines[0] if lines else "")
+        if detail is None and i18n.language() != i18n.DEFAULT:
+            said = f"answered ({status})"  # what was done, for the log: in English
         return Handled(status, said, answer=answer, ignored=ignored)
 
     def _notify(self, game_id: str, answer: int | None) -> None:
@@ -388,11 +381,3 @@ class Inbound:
             self.service.notify(Notice(game_id, (answer,), None))
         except Exception as error:  # the outbox row is there: the sweep sends it
             log.warning("answer %s left for the sweep: %s", answer, error)
-
-
-def _ignored(lines: list[str]) -> list[str]:
-    """The further lines named back in an answer: a few, never a quoted mail."""
-    shown = [line[:MAX_LINE] for line in lines[:MAX_IGNORED]]
-    if len(lines) <= MAX_IGNORED:
-        return shown
-    return [*shown, f"... and {len(lines) - MAX_IGNORED} more lines"]

@@ -1,5 +1,6 @@
 """The picture a turn mail shows: the game's own drawing (its mails part's `picture`)
-of what everyone may see, made a PNG once per game and moment for all its readers."""
+of what everyone may see, made a PNG once per game, moment and language for all its
+readers (its words, the drawing's and its `alt` text, in theirs)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from collections.abc import Callable
 from email.message import MIMEPart
 from typing import Any
 
+from pbem import i18n
 from pbem.games import GAMES
+from pbem.i18n import N_
+from pbem.i18n import gettext as _
 from pbem.service import Service
 
 from .writing import MAIL_POLICY
@@ -36,7 +40,7 @@ class Pictures:
     def __init__(self, service: Service, mail_domain: str) -> None:
         self.service = service
         self.mail_domain = mail_domain
-        self._drawn: dict[tuple[str, int], dict[str, Any] | None] = {}
+        self._drawn: dict[tuple[str, int, str], dict[str, Any] | None] = {}
         self._png_of: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()  # a worker's threads share one composer
         self._drawing = threading.Lock()
@@ -44,10 +48,10 @@ class Pictures:
 
     def of(self, game_id: str, seq: int) -> dict[str, Any] | None:
         """The game's picture at `seq`: a PNG (`png`), its Content-ID (`cid`), its
-        mail part (`part`) and words for it (`alt`); None for a game that draws
-        none. Drawn from what a spectator sees, so that no one's hidden parts are
-        ever in it."""
-        key = (game_id, seq)
+        mail part (`part`) and words for it (`alt`, in the language of the moment);
+        None for a game that draws none. Drawn from what a spectator sees, so that
+        no one's hidden parts are ever in it."""
+        key = (game_id, seq, i18n.language())
         if key in self._drawn:
             return self._drawn[key]
         if self._svg2png is None:
@@ -59,8 +63,8 @@ class Pictures:
         svg = draw(doc) if draw is not None else None
         drawn = None
         if svg is not None:
-            alt = getattr(mails, "PICTURE_ALT", "The game as it stands")
-            drawn = {**self._png(svg), "alt": alt}
+            alt = str(getattr(mails, "PICTURE_ALT", N_("The game as it stands")))
+            drawn = {**self._png(svg), "alt": _(alt)}
         with self._lock:
             while len(self._drawn) >= PICTURES_KEPT:
                 self._drawn.pop(next(iter(self._drawn)))

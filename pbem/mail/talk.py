@@ -1,6 +1,7 @@
 """Table talk by mail: in a reply to any of a game's mails, each line the player wrote
 that starts with `say ` becomes a line of the players' chat (quoted lines never do:
-the reader has left them out already); the other lines are read as before."""
+the reader has left them out already); the other lines are read as before. What
+is refused is told in the seat's language (the language of the moment)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.games import NotationError, get
+from pbem.i18n import gettext as _
 from pbem.service import Service, ServiceError
 
 _SAY = re.compile(r"say\s+(?P<text>.+)", re.IGNORECASE)
@@ -36,7 +38,7 @@ def say_lines(service: Service, game_id: str, token: str, lines: list[str]) -> S
             said.rest.append(line)
         elif said.refusal is None:
             if said.count >= MOST:
-                said.refusal = f"at most {MOST} say lines are read from one mail"
+                said.refusal = _("at most %(most)s say lines are read from one mail", most=MOST)
                 continue
             try:
                 service.say(game_id, token, found["text"])
@@ -59,7 +61,8 @@ def handle(inbound: Any, mail: Any, lines: list[str], handled: type[Any]) -> Any
     if said.rest or (not said.count and said.refusal is None):
         return inbound._act(mail, said.rest)
     if said.refusal is not None:
-        return inbound._answered(mail, "refused", [f"Not said at the table: {said.refusal}."])
+        refused = _("Not said at the table: %(why)s.", why=said.refusal)
+        return inbound._answered(mail, "refused", [refused])
     return handled("said", f"{said.count} line{'' if said.count == 1 else 's'} said at the table")
 
 

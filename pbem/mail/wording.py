@@ -1,26 +1,49 @@
-"""How a mail words what it tells: moments and time left as people say them, and a
-plain-text part that reads at 72 columns (players' names and "you" come with the
-service's sentences)."""
+"""How a mail words what it tells, in its reader's language: moments and time left
+as people say them, names listed with "and", and a plain-text part that reads at 72
+columns (players' names and "you" come with the service's sentences)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from pbem import i18n
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 
 
 def when(moment: datetime) -> str:
-    """A moment as a mail says it: "Tue 3 Dec 14:00 UTC"."""
-    moment = moment.astimezone(UTC)
-    return f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+    """A moment as a mail says it: "Tue 3 Dec 14:00 UTC", "Di. 3. Dez. 14:00 UTC"."""
+    return i18n.moment(moment)
 
 
 def time_left(left: timedelta) -> str:
-    """How long is left, in the two largest units: "2 days 4 hours", "35 minutes"."""
+    """How long is left, in the two largest units: "2 days 4 hours", "35 minutes",
+    "2 Tage 4 Stunden"."""
     minutes = max(int(left.total_seconds() // 60), 0)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    said = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in units if n]
-    return " ".join(said[:2]) if said else "no time"
+    said = [
+        said
+        for n, said in (
+            (days, ngettext("%(num)d day", "%(num)d days", days)),
+            (hours, ngettext("%(num)d hour", "%(num)d hours", hours)),
+            (minutes, ngettext("%(num)d minute", "%(num)d minutes", minutes)),
+        )
+        if n
+    ]
+    return " ".join(said[:2]) if said else _("no time")
+
+
+def together(names: Iterable[object]) -> str:
+    """Names (or numbers) one after another with "and": "Ann and Ben and Cy"."""
+    listed = [str(name) for name in names]
+    if not listed:
+        return ""
+    said = listed[0]
+    for name in listed[1:]:
+        said = _("%(first)s and %(second)s", first=said, second=name)
+    return said
 
 
 def fit_72(text: str) -> str:

@@ -13,7 +13,10 @@ from email.utils import formataddr
 from functools import lru_cache
 from typing import Any
 
+from pbem.i18n import gettext as _
 from pbem.service.notices import Moot
+
+from .wording import together
 
 HEADER_TEXT_LIMIT = 200
 
@@ -115,8 +118,14 @@ def chat_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     if not any(line.seat != row.seat for line in lines):
         raise Moot("no one else has said anything since")
     context["lines"] = [
-        {"who": "You" if line.seat == row.seat else line.name, "text": line.text} for line in lines
+        {"who": _("You") if line.seat == row.seat else line.name, "text": line.text}
+        for line in lines
     ]
-    others = list(dict.fromkeys(line.name for line in lines if line.seat != row.seat))
-    said = " and ".join(others)
-    return f"{context['title']} {row.game_id}: {said} said something at the table", context
+    others = together(dict.fromkeys(line.name for line in lines if line.seat != row.seat))
+    subject = _(
+        "%(title)s %(game)s: %(names)s said something at the table",
+        title=context["title"],
+        game=row.game_id,
+        names=others,
+    )
+    return subject, context

@@ -1,0 +1,69 @@
+"""What an answer to a player's mail says besides what was done: how to write a move
+and the commands, the seat's choice now, the further lines named back, the word
+on too many mails. In the language of the moment (the seat's, while its mail is
+handled); the commands and moves stay as the player types them."""
+
+from __future__ import annotations
+
+from pbem.games import GAMES
+from pbem.i18n import N_, ngettext
+from pbem.i18n import gettext as _
+from pbem.service import Service
+from pbem.service.inbox import PER_SENDER_PER_HOUR
+
+from .templating import mails_of
+
+MAX_IGNORED = 5  # further lines named back in an answer, at most
+MAX_LINE = 200  # characters of a line read or named back
+MOVE_LINE = N_("Write your move on the first line of your reply, in the game's notation:")
+COMMANDS = N_(
+    "Or one of: status (the game now), legal (your legal actions), undo (take back\n"
+    "your last move), agree or refuse (answer another player's undo request),\n"
+    "help (this)."
+)
+
+
+def grammar(service: Service, game_id: str) -> list[str]:
+    """How to write a move in the game, and the commands."""
+    game = GAMES[service.state_at(game_id)["game"]]
+    helps = [_(line) for line in mails_of(game).HELP]  # the game's catalog has them
+    return [_(MOVE_LINE), *helps, *_(COMMANDS).splitlines()]
+
+
+def choice(service: Service, game_id: str, seat: int) -> list[str]:
+    """The seat's choice now: its legal actions, or whose turn it is."""
+    doc = service.state_at(game_id, seat=seat)
+    if doc["turn"] is None:
+        return [_("The game is over.")]
+    if doc["turn"] != seat:
+        name = doc["players"][doc["turn"] - 1]["name"]
+        return [
+            _(
+                "It is %(name)s's turn (seat %(seat)s); you will get a mail at yours.",
+                name=name,
+                seat=doc["turn"],
+            )
+        ]
+    options = service.turn_options(game_id, seat)
+    return [_("Your legal actions now:"), *(f"  {o['text']}  ({o['preview']})" for o in options)]
+
+
+def ignored(lines: list[str]) -> list[str]:
+    """The further lines named back in an answer: a few, never a quoted mail."""
+    shown = [line[:MAX_LINE] for line in lines[:MAX_IGNORED]]
+    if len(lines) <= MAX_IGNORED:
+        return shown
+    more = len(lines) - MAX_IGNORED
+    return [*shown, ngettext("... and %(num)d more line", "... and %(num)d more lines", more)]
+
+
+def too_many() -> list[str]:
+    """The one answer an hour to a seat that sends more mails than are read."""
+    return [
+        _(
+            "You sent too many mails to this game: at most %(most)s an hour are acted on, "
+            "and this and your next mails within the hour are not read.",
+            most=PER_SENDER_PER_HOUR,
+        ),
+        _("Send your move again in an hour, or play on the game's page."),
+    ]
