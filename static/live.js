@@ -19,6 +19,13 @@
   var game = hook.getAttribute("data-game");
   var seq = hook.getAttribute("data-seq");
   var tag = hook.getAttribute("data-tag") || (seq && "seq-" + seq);
+  // The words of the page's language (#page-words), English when the page has none.
+  var counted = { one: "{n} new event since you last looked", other: "{n} new events since you last looked" };
+  try {
+    var words = JSON.parse(document.getElementById("page-words").textContent);
+    if (typeof words.news_one === "string") counted.one = words.news_one;
+    if (typeof words.news_other === "string") counted.other = words.news_other;
+  } catch (e) { /* keep the English */ }
 
   function seenKey(id) { return "pbem.seen." + id; }
 
@@ -132,7 +139,7 @@
       var out = row.querySelector(".news");
       if (!out || isNaN(last) || last >= now) return;
       var n = now - last;
-      out.textContent = n + " new event" + (n > 1 ? "s" : "") + " since you last looked";
+      out.textContent = (n > 1 ? counted.other : counted.one).replace("{n}", String(n));
       out.hidden = false;
     });
   }

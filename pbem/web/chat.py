@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, redirect, request, url_for
 from werkzeug import Response
 
+from pbem.i18n import gettext as _
 from pbem.service import Forbidden
 
 from . import play
@@ -31,7 +32,7 @@ def _chat_lines() -> dict[str, Any]:
 def say(game_id: str) -> Response:
     token = play._token(game_id)
     if not token:
-        raise Forbidden("open your personal link to talk at the table")
+        raise Forbidden(_("open your personal link to talk at the table"))
     parts().service.say(game_id, token, request.form.get("text", ""))
     return redirect(url_for("play.game", game_id=game_id, _anchor="chat"), code=303)
 

@@ -5,6 +5,7 @@ once that session ends ("Forget my seat", "Sign out") or the seat is handed on."
 
 from __future__ import annotations
 
+import hmac
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +15,7 @@ from icalendar import Calendar, Event
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from pbem.games import GAMES
+from pbem.i18n import gettext as _
 from pbem.service.dashboard import session_digest, urgency
 from pbem.store.events import parse_timestamp
 
@@ -39,6 +41,10 @@ def _seats(token: str) -> list[tuple[str, int]]:
         named = _serializer().loads(token)
     except BadSignature:
         abort(404)
+    # Only the spelling this server wrote: base64 leaves the signature's last
+    # character spare bits, and another letter there decodes to the same bytes.
+    if not hmac.compare_digest(str(_serializer().dumps(named)), token):
+        abort(404)
     if not isinstance(named, list) or len(named) > MOST_SEATS:
         abort(404)
     if not all(isinstance(n, list) and len(n) == 3 for n in named):
@@ -49,13 +55,19 @@ def _seats(token: str) -> list[tuple[str, int]]:
 def _summaries(token: str) -> list[dict[str, Any]]:
     found = [parts().service.seat_summary(g, s) for g, s in _seats(token)]
     for summary in found:
-        summary["title"] = GAMES[summary["game"]].title
+        summary["title"] = _(GAMES[summary["game"]].title)
     return sorted(found, key=urgency)
 
 
 def _what(summary: dict[str, Any]) -> str:
-    whose = "your turn" if summary["yours"] else f"{summary['turn_name']} to move"
-    return f"{summary['title']} {summary['game_id']}: {whose}"
+    if summary["yours"]:
+        return _("%(game)s %(id)s: your turn", game=summary["title"], id=summary["game_id"])
+    return _(
+        "%(game)s %(id)s: %(name)s to move",
+        game=summary["title"],
+        id=summary["game_id"],
+        name=summary["turn_name"],
+    )
 
 
 @bp.get("/<token>.atom")
@@ -64,13 +76,14 @@ def atom(token: str) -> Response:
     base = parts().settings.base_url.rstrip("/")
     feed = FeedGenerator()
     feed.id(f"{base}/feeds/{token}.atom")
-    feed.title("My deadlines — Mall by mail")
+    feed.title(_("My deadlines — Mall by mail"))
     feed.link(href=f"{base}{url_for('mine.ask')}", rel="alternate")
     feed.updated(max((_when(g["deadline"]) for g in games), default=_now()))
     for game in reversed(games):  # feedgen puts the last entry added first
         entry = feed.add_entry()
         entry.id(f"{base}/g/{game['game_id']}#seq-{game['seq']}")
-        entry.title(f"{_what(game)}, until {game['deadline'][:16].replace('T', ' ')} UTC")
+        until = game["deadline"][:16].replace("T", " ")
+        entry.title(_("%(what)s, until %(time)s UTC", what=_what(game), time=until))
         entry.link(href=f"{base}{url_for('play.game', game_id=game['game_id'])}")
         entry.updated(_now())
         entry.summary(game["last"] or _what(game))
@@ -84,7 +97,7 @@ def calendar(token: str) -> Response:
     cal = Calendar()
     cal.add("prodid", "-//Mall by mail//deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", "My deadlines — Mall by mail")
+    cal.add("x-wr-calname", _("My deadlines — Mall by mail"))
     for game in _summaries(token):
         if not game["deadline"]:
             continue

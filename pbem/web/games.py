@@ -13,8 +13,11 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug import Response
 
+from pbem import i18n
 from pbem.games import GAMES, SetupError
 from pbem.games.base import Pages, Plugin
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 from pbem.service import BadRequest, NotFound, PlayerSpec, ServiceError
 from pbem.service.options import DEFAULTS
 
@@ -55,7 +58,7 @@ def _form_page(form: Any, error: str | None = None) -> str:
 def home() -> str:
     public = [g for g in parts().service.games() if g.public][-10:]
     games = [g["plugin"] for g in _games()]
-    titles = {plugin.name: plugin.title for plugin in games}
+    titles = {plugin.name: _(plugin.title) for plugin in games}
     return render_template("home.html", public=reversed(public), games=games, titles=titles)
 
 
@@ -90,7 +93,7 @@ def created(key: str) -> str:
     sent the form knows its key."""
     found = parts().service.created_by_key(key)
     if found is None:
-        raise NotFound("no game was made with this form")
+        raise NotFound(_("no game was made with this form"))
     mailed = [s for s in found.seats if s.email]
     bots = [s for s in found.seats if s.token is None]
     public = parts().service.options(found.game_id)["public"]
@@ -117,8 +120,17 @@ def _game(form: Any) -> Plugin:
     """The game chosen on the form (a form without the choice: the first game)."""
     name = form.get("game") or next(iter(GAMES))
     if name not in GAMES:
-        titles = " or ".join(plugin.title for plugin in GAMES.values())
-        raise BadRequest(f"there is no game called {name[:40]!r} here; choose {titles}")
+        titles = [_(plugin.title) for plugin in GAMES.values()]
+        choice = titles[0]
+        for title in titles[1:]:
+            choice = _("%(some)s or %(one)s", some=choice, one=title)
+        raise BadRequest(
+            _(
+                "there is no game called %(name)r here; choose %(games)s",
+                name=name[:40],
+                games=choice,
+            )
+        )
     return GAMES[name]
 
 
@@ -128,7 +140,7 @@ def _setup(form: Any, plugin: Plugin) -> dict[str, Any] | None:
     try:
         return pages.setup(form) or None
     except SetupError as error:
-        raise BadRequest(f"setup: {error}") from None
+        raise BadRequest(_("setup: %(why)s", why=error)) from None
 
 
 def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
@@ -144,25 +156,50 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
             continue
         if kind == "person":
             if not email:
-                raise BadRequest(f"seat {seat}: a person needs an email address for their link")
-            players.append(PlayerSpec(name or email.split("@")[0], email))
+                raise BadRequest(
+                    _("seat %(seat)s: a person needs an email address for their link", seat=seat)
+                )
+            language = form.get("language") or i18n.language()
+            players.append(PlayerSpec(name or email.split("@")[0], email, language=language))
         elif kind in plugin.bots:
             players.append(PlayerSpec(name or f"{kind.title()} bot", bot=kind))
         elif kind in _bots():
             bots = ", ".join(plugin.bots)
-            raise BadRequest(f"seat {seat}: {plugin.title} has no {kind} bot; its bots are {bots}")
+            raise BadRequest(
+                _(
+                    "seat %(seat)s: %(game)s has no %(bot)s bot; its bots are %(bots)s",
+                    seat=seat,
+                    game=_(plugin.title),
+                    bot=kind,
+                    bots=bots,
+                )
+            )
         else:
-            raise BadRequest(f"seat {seat}: choose a person, a bot or nobody")
+            raise BadRequest(_("seat %(seat)s: choose a person, a bot or nobody", seat=seat))
     if len(players) < 2 and empty:  # the seats left blank are what is missing
-        blank = " and ".join(f"seat {seat}" for seat in empty[: 2 - len(players)])
-        raise BadRequest(
-            f"{blank}: a person needs a name and an email address for their link"
-            " (or choose a bot for the seat)"
-        )
+        if len(players) == 0 and len(empty) >= 2:
+            message = _(
+                "seat %(seat)s and seat %(other)s: a person needs a name and an email address"
+                " for their link (or choose a bot for the seat)",
+                seat=empty[0],
+                other=empty[1],
+            )
+        else:
+            message = _(
+                "seat %(seat)s: a person needs a name and an email address for their link"
+                " (or choose a bot for the seat)",
+                seat=empty[0],
+            )
+        raise BadRequest(message)
     if len(players) < 2:
-        taken = f"only {len(players)} seat{'' if len(players) == 1 else 's'} taken"
         raise BadRequest(
-            f"a game needs 2 to 4 players, and {taken}: choose a person or a bot for another seat"
+            ngettext(
+                "a game needs 2 to 4 players, and only %(num)d seat taken:"
+                " choose a person or a bot for another seat",
+                "a game needs 2 to 4 players, and only %(num)d seats taken:"
+                " choose a person or a bot for another seat",
+                len(players),
+            )
         )
     return players
 
@@ -182,7 +219,7 @@ def _options(form: Any) -> dict[str, Any]:
             "authenticated_mail": form.get("authenticated_mail") == "yes",
         }
     except (ValueError, OverflowError):
-        raise BadRequest("hours, reminders and days are numbers, e.g. 48 or 1.5") from None
+        raise BadRequest(_("hours, reminders and days are numbers, e.g. 48 or 1.5")) from None
 
 
 def _number(text: Any) -> int | float:

@@ -22,12 +22,13 @@ MOST_TOLD = 50  # at most this many of the latest events in one answer
 def head(game_id: str) -> Response:
     """The game's seq, status, seat to move and deadline; with `since=N`, the
     others' events after seq N as the viewer may read them (`watch=1`: as a
-    spectator). 304 when If-None-Match names the seq the game is at."""
+    spectator). 304 when If-None-Match names the tag the game is at for the viewer
+    (a spectator's chat line changes no player's tag while the game is on)."""
     watching = request.args.get("watch") == "1"
     seat = None if watching else _seat(game_id)
     _may_watch(game_id, seat)
     service = parts().service
-    clock = service.clock_of(game_id)
+    clock = service.clock_of(game_id, seat)
     since = request.args.get("since", "")
     told: list[dict[str, Any]] = []
     if since.isascii() and since.isdigit() and len(since) < 10:
@@ -42,12 +43,13 @@ def head(game_id: str) -> Response:
     answer.headers["Cache-Control"] = "no-cache"
     answer.headers["Vary"] = "Cookie"
     if not told:  # an answer with events depends on more than the seq
-        answer.set_etag(f"seq-{clock['seq']}")
+        answer.set_etag(clock["tag"])
         return answer.make_conditional(request)
     return answer
 
 
 @bp.app_template_global()
-def game_clock(game_id: str) -> dict[str, Any]:
-    """For the game page: the head, the seat to move and its deadline."""
-    return parts().service.clock_of(game_id)
+def game_clock(game_id: str, viewer: int | None = None) -> dict[str, Any]:
+    """For the game page: the head, the seat to move and its deadline, and the tag
+    its polling compares (what `viewer`, a seat or None, would be shown)."""
+    return parts().service.clock_of(game_id, viewer)

@@ -22,6 +22,7 @@ from flask import (
 from werkzeug import Response
 
 from pbem.games import GAMES
+from pbem.i18n import gettext as _
 from pbem.service import Forbidden, NotFound
 from pbem.service.dashboard import urgency
 
@@ -78,9 +79,9 @@ def signed_in_address() -> str | None:
 def summaries(held: list[tuple[str, int, str]]) -> list[dict[str, Any]]:
     """The dashboard's rows, most urgent first."""
     found = []
-    for game_id, seat, _ in held:
+    for game_id, seat, _session in held:
         summary = parts().service.seat_summary(game_id, seat)
-        summary["title"] = GAMES[summary["game"]].title
+        summary["title"] = _(GAMES[summary["game"]].title)
         found.append(summary)
     return sorted(found, key=urgency)
 
@@ -106,7 +107,7 @@ def send() -> tuple[str, int] | str:
     email = request.form.get("email", "").strip()
     if "@" not in email or len(email) > 254 or not email.isprintable():
         return render_template(
-            "my_games.html", sent=False, email=email, error="that is not an email address"
+            "my_games.html", sent=False, email=email, error=_("that is not an email address")
         ), 400
     parts().service.ask_to_sign_in(email, WINDOW)
     return render_template("my_games.html", sent=True, email=email)
@@ -127,7 +128,7 @@ def sign_in(token: str) -> Response:
     session["sign_in"] = session_id
     session.permanent = True
     held_seats()  # opens the address's seats in this browser
-    flash(f"Signed in as {address}: your games are below.")
+    flash(_("Signed in as %(address)s: your games are below.", address=address))
     return redirect(url_for("mine.ask"))
 
 
@@ -140,7 +141,7 @@ def sign_out() -> Response:
     for game_id, seat_session in seats.items() if isinstance(seats, dict) else []:
         if isinstance(seat_session, str):
             seat_sessions().end(game_id, seat_session)
-    flash("Signed out: this browser holds none of your seats now; your links still work.")
+    flash(_("Signed out: this browser holds none of your seats now; your links still work."))
     return redirect(url_for("mine.ask"))
 
 

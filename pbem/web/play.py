@@ -10,6 +10,9 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from werkzeug import Response
 
+from pbem import i18n
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
 from pbem.store.events import UndoDone
 
@@ -57,8 +60,10 @@ def _seat(game_id: str) -> int | None:
 def _may_watch(game_id: str, seat: int | None) -> None:
     if seat is None and not parts().service.options(game_id)["public"]:
         raise Forbidden(
-            "this game is private: open your personal link (from your invitation mail), "
-            "or ask for your links on the My games page"
+            _(
+                "this game is private: open your personal link (from your invitation mail),"
+                " or ask for your links on the My games page"
+            )
         )
 
 
@@ -68,7 +73,7 @@ def enter(game_id: str, token: str) -> Response:
     of the address bar."""
     seat = parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
     if seat is None:  # no token at all, which this route never has
-        raise Forbidden("this needs your personal link (a seat token)")
+        raise Forbidden(_("this needs your personal link (a seat token)"))
     _forget(game_id)  # a session this browser held here before ends
     session_id = seat_sessions().open(game_id, seat, token)
     session["seats"] = {**session.get("seats", {}), game_id: session_id}
@@ -105,7 +110,7 @@ def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) ->
 def take_turn(game_id: str) -> Any:
     token = _token(game_id)
     if not token:
-        raise Forbidden("open your personal link to play")
+        raise Forbidden(_("open your personal link to play"))
     typed = request.form.get("move", "").strip()
     chosen = request.form.get("action", "").strip()
     move = typed or chosen
@@ -113,7 +118,7 @@ def take_turn(game_id: str) -> Any:
     expected = int(seq) if WHOLE.fullmatch(seq) else None
     key = request.form.get("key") or None
     if not move:
-        return _page(game_id, _seat(game_id), status=400, error="choose an action first")
+        return _page(game_id, _seat(game_id), status=400, error=_("choose an action first"))
     try:
         accepted = parts().service.submit_action(game_id, token, move, expected, key)
     except (Illegal, Stale, BadRequest) as error:
@@ -127,7 +132,7 @@ def take_turn(game_id: str) -> Any:
             typed=typed,
             chosen=chosen,
         )
-    flash(f"You played {accepted.narration}.")
+    flash(_("You played %(move)s.", move=accepted.narration))
     return redirect(url_for("play.game", game_id=game_id))
 
 
@@ -141,16 +146,16 @@ def undo(game_id: str) -> Any:
         if request.form.get("confirm") != "yes":
             seat = service.seat_of(game_id, token) if token else None
             if seat is None:
-                raise Forbidden("open your personal link to take back a move")
+                raise Forbidden(_("open your personal link to take back a move"))
             return _page(game_id, seat, undo_plan=service.undo_plan(game_id, seat))
         event = service.undo(game_id, token or "")
     except ServiceError as error:
-        flash(f"No undo: {error.message}.", "error")
+        flash(_("No undo: %(why)s.", why=error.message), "error")
     else:
         if isinstance(event.event, UndoDone):
-            flash("Your move was taken back.")
+            flash(_("Your move was taken back."))
         else:
-            flash("The others must agree to take your move back; they have been asked.")
+            flash(_("The others must agree to take your move back; they have been asked."))
     return redirect(url_for("play.game", game_id=game_id))
 
 
@@ -160,10 +165,23 @@ def answer_undo(game_id: str) -> Response:
     try:
         event = parts().service.answer_undo(game_id, _token(game_id) or "", agree)
     except ServiceError as error:
-        flash(f"Not answered: {error.message}.", "error")
+        flash(_("Not answered: %(why)s.", why=error.message), "error")
     else:
         done = isinstance(event.event, UndoDone)
-        flash("The move was taken back." if done else "Your answer is in.")
+        flash(_("The move was taken back.") if done else _("Your answer is in."))
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+@bp.post("/g/<game_id>/mail-language")
+def mail_language(game_id: str) -> Response:
+    """The language the seat's mails are written in from now on."""
+    chosen = request.form.get("language", "")
+    try:
+        parts().service.set_language(game_id, _token(game_id) or "", chosen)
+    except ServiceError as error:
+        flash(_("Not changed: %(why)s.", why=error.message), "error")
+    else:
+        flash(_("From now on your mails are in %(language)s.", language=i18n.LANGUAGES[chosen]))
     return redirect(url_for("play.game", game_id=game_id))
 
 
@@ -178,15 +196,23 @@ def mail_preference(game_id: str) -> Response:
     try:
         parts().service.set_mail_preference(game_id, _token(game_id) or "", choice)
     except ServiceError as error:
-        flash(f"Not changed: {error.message}.", "error")
+        flash(_("Not changed: %(why)s.", why=error.message), "error")
     else:
-        said = {"every": "a mail each time", "digest": "one digest a day", "none": "no mail"}
+        said = {
+            "every": _("a mail each time"),
+            "digest": _("one digest a day"),
+            "none": _("no mail"),
+        }
         if "=" in choice:
+            named = {"turn": _("turn"), "round": _("round"), "other": _("other")}
             chosen = dict(part.partition("=")[::2] for part in choice.split(","))
-            told = "; ".join(f"{topic}: {said[chosen[topic]]}" for topic in topics)
+            told = "; ".join(
+                _("%(topic)s: %(choice)s", topic=named[topic], choice=said[chosen[topic]])
+                for topic in topics
+            )
         else:
             told = said[choice]
-        flash(f"From now on: {told}.")
+        flash(_("From now on: %(choice)s.", choice=told))
     return redirect(url_for("play.game", game_id=game_id))
 
 
@@ -199,12 +225,16 @@ def vacation(game_id: str) -> Response:
         days = int(typed)
         parts().service.take_vacation(game_id, _token(game_id) or "", days)
     except ValueError:
-        flash("No vacation: give a number of days.", "error")
+        flash(_("No vacation: give a number of days."), "error")
     except ServiceError as error:
-        flash(f"No vacation: {error.message}.", "error")
+        flash(_("No vacation: %(why)s.", why=error.message), "error")
     else:
         flash(
-            f"Your clock stops for {days} day{'' if days == 1 else 's'}; the others have been told."
+            ngettext(
+                "Your clock stops for %(num)d day; the others have been told.",
+                "Your clock stops for %(num)d days; the others have been told.",
+                days,
+            )
         )
     return redirect(url_for("play.game", game_id=game_id))
 
@@ -212,7 +242,7 @@ def vacation(game_id: str) -> Response:
 @bp.post("/g/<game_id>/forget")
 def forget(game_id: str) -> Response:
     _forget(game_id)
-    flash("This browser no longer holds your seat; your link still works.")
+    flash(_("This browser no longer holds your seat; your link still works."))
     return redirect(url_for("games.home"))
 
 

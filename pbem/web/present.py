@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.games import GAMES
 from pbem.games.base import Pages, Plugin
+from pbem.i18n import gettext as _
 from pbem.service import Happened, Service, ServiceError
 from pbem.store.events import GameCreated
 
@@ -52,7 +53,7 @@ def game_page(
         "seat": seat,
         "names": names,
         "you": seat is not None and seat in names,
-        "title": plugin.title,
+        "title": _(plugin.title),
         "partials": templates(plugin, pages),
         "script": pages.script,
         "stylesheet": pages.stylesheet,
@@ -69,13 +70,13 @@ def game_page(
 def turn(service: Service, game_id: str, seat: int, doc: dict[str, Any]) -> dict[str, Any]:
     """The turn panel's data from the game: its grouped legal actions (each with a
     preview of what it would do) and its page script's data."""
-    _, pages = pages_of(doc)
+    _plugin, pages = pages_of(doc)
     return pages.turn(doc, seat, service.turn_options(game_id, seat))
 
 
 def changes(before: dict[str, Any], after: dict[str, Any]) -> Any:
     """What one event changed, as the game marks it on its board."""
-    _, pages = pages_of(after)
+    _plugin, pages = pages_of(after)
     return pages.changed(before, after)
 
 
@@ -85,7 +86,7 @@ def log(events: Iterable[Happened]) -> list[dict[str, Any]]:
     current = 1
     for event in events:
         if event.round != current and not isinstance(event.event, GameCreated):
-            entries.append({"marker": f"Round {event.round}"})
+            entries.append({"marker": _("Round %(round)s", round=event.round)})
             current = event.round
         entries.append({"seq": event.seq, "text": event.text, "closes": event.closes_round})
     return entries

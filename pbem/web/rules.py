@@ -7,6 +7,7 @@ from flask import Blueprint, abort, render_template
 
 from pbem.games import GAMES
 from pbem.games.base import Pages
+from pbem.i18n import gettext as _
 
 bp = Blueprint("rules", __name__)
 
@@ -21,8 +22,10 @@ def of_game(game: str) -> str:
     plugin = GAMES.get(game)
     if plugin is None:
         # The name is not echoed back: it may be long or made to mislead.
-        titles = ", ".join(p.title for p in GAMES.values())
-        abort(404, f"there are no rules for such a game; this server runs {titles}")
+        titles = ", ".join(_(p.title) for p in GAMES.values())
+        abort(
+            404, _("there are no rules for such a game; this server runs %(games)s", games=titles)
+        )
     pages: Pages = plugin.part("pages")
     return render_template(
         "rules.html",

@@ -69,6 +69,12 @@ class Tour:
             "nim-watch": f"{url}/g/{self.nim}/watch",
             "mails": f"{url}/dev/mail",
             "mail": f"{url}/dev/mail/1",
+            "created": f"{url}/new",  # an all-bot game made through the form
+            "sign-in": f"{url}/my-games/sign-in/a-mailed-link",  # its button
+            "error": f"{url}/g/no-such-game",
+            # the switch, then the seat's page and the history in German
+            "seat-de": f"{url}/language/de?next=/g/{self.mall}",
+            "history-de": f"{url}/g/{self.mall}/history",
         }
 
     def enter(self, browser, viewport: dict, **options):
@@ -90,7 +96,14 @@ class Tour:
 def visit(page, name: str, url: str) -> None:
     """Open one page of the tour; on the seat's own page, also choose a move."""
     page.goto(url)
-    if name in ("seat-turn", "seat", "nim"):
+    if name == "created":
+        page.select_option("#kind1", index=1)
+        page.select_option("#kind2", index=1)
+        page.locator("form button[type=submit]").last.click()
+        page.wait_for_url("**/new/created/**")
+    if name == "seat-de":
+        assert page.locator("html").get_attribute("lang") == "de"
+    if name in ("seat-turn", "seat", "nim", "seat-de"):
         assert page.locator("#turn").count() == 1, (
             f"{name}: not the player's turn: {page.url}\n{page.locator('body').inner_text()[:600]}"
         )

@@ -5,6 +5,7 @@ drops out of its old holder's feed."""
 from __future__ import annotations
 
 import re
+import string
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -83,6 +84,20 @@ def test_a_tampered_or_made_up_feed_address_is_a_404(site):
     for wrong in (f"{body}.{flipped}", f"{body}x.{signature}", "made-up", f"{secret}x"):
         assert client.get(f"/feeds/{wrong}.atom").status_code == 404, wrong
         assert client.get(f"/feeds/{wrong}.ics").status_code == 404, wrong
+
+
+def test_only_the_exact_address_opens_a_feed_not_another_spelling_of_its_signature(site):
+    """Base64 leaves the last character of the signature a few spare bits: every
+    other character that decodes to the same bytes is still a wrong address."""
+    app, parts = site
+    game_id, tokens = new_game(parts, hours=24)
+    client, secret = feed_address(app, [(game_id, tokens[1])])
+    body, _, signature = secret.rpartition(".")
+    alphabet = string.ascii_letters + string.digits + "-_"
+    others = [f"{body}.{signature[:-1]}{c}" for c in alphabet if c != signature[-1]]
+    opened = [o for o in others if client.get(f"/feeds/{o}.atom").status_code != 404]
+    assert opened == []
+    assert client.get(f"/feeds/{secret}.atom").status_code == 200
 
 
 def test_a_seat_handed_on_drops_out_of_its_old_holders_feed(site):

@@ -136,6 +136,24 @@ def test_the_wheel_carries_the_data_and_imports_from_the_new_environment(venv, t
     assert (Path(config) / "gunicorn.conf.py").is_file()
     # the instance folder is the current directory's, never inside site-packages
     assert Path(instance) == tmp_path / "instance"
+    # every language's catalogs, the site's and each game's, are in the wheel
+    german = subprocess.run(
+        [
+            venv / "bin" / "python",
+            "-c",
+            "from pbem import i18n\n"
+            "import pbem.games\n"
+            "print(*(p.name for p in i18n.catalog_files('de')))\n"
+            "with i18n.speaking('de'):\n"
+            "    print(i18n.gettext('New game'))",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    ).stdout.split("\n")
+    assert german[0].split() == ["mails.po", "pages.po", "service.po", "mall.po", "nim.po"]
+    assert german[1] not in ("", "New game")
 
 
 @pytest.fixture
