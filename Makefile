@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast abuse lint bench clean
+.PHONY: run test test-fast abuse lint bench translations clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+translations: $(STAMP)  ## add new strings to every catalog, then list what is untranslated
+	$(BIN)/python -m pbem.catalogs update
+	$(BIN)/python -m pbem.catalogs check
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
