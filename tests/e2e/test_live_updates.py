@@ -52,7 +52,7 @@ def test_one_player_plays_and_the_others_page_shows_it_without_a_reload(site, br
     ben.locator("#turn-h").wait_for(timeout=WITHIN)  # Ben's page, never reloaded by hand
     assert "your turn" in ben.locator(".status").inner_text()
     since = ben.locator("#since")
-    assert since.is_visible()
+    since.wait_for(state="visible", timeout=WITHIN)  # filled by its own request after the load
     (told,) = [h.text for h in site.parts.service.history(game_id, 2) if h.seq == 2]
     assert since.locator("li").all_inner_texts() == [told]
     shoot(ben, "since-your-last-visit")
@@ -63,6 +63,7 @@ def test_one_player_plays_and_the_others_page_shows_it_without_a_reload(site, br
         timeout=WITHIN,
     )
     (watched,) = [h.text for h in site.parts.service.history(game_id, None) if h.seq == 2]
+    watcher.locator("#since li").first.wait_for(timeout=WITHIN)
     assert watcher.locator("#since li").all_inner_texts() == [watched]
     # Ann's own page learns that it is Ben's turn, and lists nothing of her own
     ann.wait_for_function("() => !document.querySelector('#turn-h')", timeout=WITHIN)

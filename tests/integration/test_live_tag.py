@@ -52,3 +52,22 @@ def test_once_the_game_is_over_the_players_see_the_spectators_lines_come_in(serv
     service.spectator_says(game, "Zoe", "well played")
     after = _tags(service, game)
     assert all(after[v] != before[v] for v in after)
+
+
+def test_a_players_poll_answers_304_through_a_spectators_line_and_the_page_carries_its_tag(web):
+    app, parts = web
+    created = two_players(parts.service, SHORT, public=True)
+    game = created.game_id
+    ann = app.test_client()
+    ann.get(f"/g/{game}/{token(created, 1)}")
+    page = ann.get(f"/g/{game}").get_data(as_text=True)
+    tag = ann.get(f"/g/{game}/live").headers["ETag"]
+    assert f"data-tag={tag}" in page  # the page starts from the tag its polls compare
+    spectator = app.test_client()
+    watched = spectator.get(f"/g/{game}/live?watch=1").headers["ETag"]
+
+    parts.service.spectator_says(game, "Zoe", "go Ann")
+
+    assert ann.get(f"/g/{game}/live", headers={"If-None-Match": tag}).status_code == 304
+    moved = spectator.get(f"/g/{game}/live?watch=1", headers={"If-None-Match": watched})
+    assert moved.status_code == 200 and moved.headers["ETag"] != watched
