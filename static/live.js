@@ -104,8 +104,25 @@
           list.appendChild(item);
         });
         box.hidden = false;
+        outline(now.marks || []);
       })
       .catch(function () { /* the log below has it all */ });
+  }
+
+  // What the others built since the last visit, outlined on the board: the game
+  // names the drawing's elements by CSS selectors, its stylesheet draws the mark.
+  function outline(selectors) {
+    var found = 0;
+    selectors.forEach(function (selector) {
+      try {
+        document.querySelectorAll(selector).forEach(function (element) {
+          element.classList.add("since-new");
+          found += 1;
+        });
+      } catch (e) { /* not a selector this browser reads: nothing marked */ }
+    });
+    var hint = document.getElementById("since-outlined");
+    if (hint && found) hint.hidden = false;
   }
 
   function badge(count) {

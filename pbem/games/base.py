@@ -201,6 +201,13 @@ class Pages(Protocol):
     def changed(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> Any:
         """What one event changed between two state documents, for `board`."""
 
+    def outlined(
+        self, before: Mapping[str, Any], after: Mapping[str, Any], seat: int | None
+    ) -> list[str]:
+        """What the others changed between two state documents as `seat` (None: a
+        spectator) sees them: CSS selectors of the drawing's elements the page's
+        script outlines as new since the viewer's last visit ([] for none)."""
+
     def setup(self, form: Mapping[str, str]) -> dict[str, Any]:
         """The game's setup from the New game form's fields (the "setup" partial's),
         {} for the defaults; raises SetupError with what to correct."""

@@ -13,6 +13,7 @@ from werkzeug import Response
 
 from .context import parts
 from .play import _may_watch, _seat
+from .present import pages_of
 
 bp = Blueprint("live", __name__)
 MOST_TOLD = 50  # at most this many of the latest events in one answer
@@ -22,8 +23,9 @@ MOST_TOLD = 50  # at most this many of the latest events in one answer
 def head(game_id: str) -> Response:
     """The game's seq, status, seat to move and deadline; with `since=N`, the
     others' events after seq N as the viewer may read them (`watch=1`: as a
-    spectator). 304 when If-None-Match names the tag the game is at for the viewer
-    (a spectator's chat line changes no player's tag while the game is on)."""
+    spectator) and `marks`, what they changed on the board (for outlining). 304
+    when If-None-Match names the tag the game is at for the viewer (a spectator's
+    chat line changes no player's tag while the game is on)."""
     watching = request.args.get("watch") == "1"
     seat = None if watching else _seat(game_id)
     _may_watch(game_id, seat)
@@ -31,6 +33,7 @@ def head(game_id: str) -> Response:
     clock = service.clock_of(game_id, seat)
     since = request.args.get("since", "")
     told: list[dict[str, Any]] = []
+    marks: list[str] = []
     if since.isascii() and since.isdigit() and len(since) < 10:
         censor = service.censor(game_id, seat)
         later = [h for h in service.history(game_id, seat) if h.seq > int(since)]
@@ -39,13 +42,25 @@ def head(game_id: str) -> Response:
             for h in later[-MOST_TOLD:]
             if seat is None or h.seat != seat
         ]
-    answer = jsonify({**clock, "seat": seat, "since": told})
+        if told:
+            marks = _outlined(game_id, max(int(since), 1), seat)
+    answer = jsonify({**clock, "seat": seat, "since": told, "marks": marks})
     answer.headers["Cache-Control"] = "no-cache"
     answer.headers["Vary"] = "Cookie"
     if not told:  # an answer with events depends on more than the seq
         answer.set_etag(clock["tag"])
         return answer.make_conditional(request)
     return answer
+
+
+def _outlined(game_id: str, since: int, seat: int | None) -> list[str]:
+    """What the others changed on the board since `since`, as the viewer sees it:
+    the drawing's ids the page outlines (the game's Pages say which)."""
+    service = parts().service
+    now = service.state_at(game_id, None, seat)
+    before = service.state_at(game_id, since, seat)
+    _plugin, pages = pages_of(now)
+    return pages.outlined(before, now, seat)
 
 
 @bp.app_template_global()

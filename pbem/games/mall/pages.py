@@ -288,6 +288,19 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[int, fr
     return marks
 
 
+def outlined(before: Mapping[str, Any], after: Mapping[str, Any], seat: int | None) -> list[str]:
+    """The tiles built (and stores a customer moved to) in the others' malls between
+    two state documents: what the page outlines as new since the viewer's last visit."""
+    marks = changed(before, after)
+    tiles = sorted(tile for s, tiles in marks.items() if s != seat for tile in tiles)
+    return [f'[data-tile="{_quoted(tile)}"]' for tile in tiles]
+
+
+def _quoted(text: str) -> str:
+    """`text` inside a CSS string in double quotes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def setup(form: Mapping[str, str]) -> dict[str, Any]:
     """The New game form deals a mall game at random: nothing to read."""
     return {}

@@ -66,6 +66,11 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> int:
     return max(int(before["pile"]) - int(after["pile"]), 0)
 
 
+def outlined(before: Mapping[str, Any], after: Mapping[str, Any], seat: int | None) -> list[str]:
+    """Nothing to outline: the pile is one heap, and the log says what was taken."""
+    return []
+
+
 def setup(form: Mapping[str, str]) -> dict[str, Any]:
     """The pile from the form's `nim_pile` field; empty for the rules' default."""
     typed = (form.get("nim_pile") or "").strip()
