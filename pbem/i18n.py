@@ -35,6 +35,7 @@ _current: ContextVar[str] = ContextVar("pbem_language", default=DEFAULT)
 _packages: list[str] = []  # games' packages whose translations/ folder is a catalog too
 _loaded: dict[str, NullTranslations] = {}
 _lock = threading.Lock()
+_NONE = NullTranslations()  # English: the strings as written (one, shared: it holds nothing)
 
 
 def register_package(package: str) -> None:
@@ -64,7 +65,7 @@ def translations(language: str) -> NullTranslations:
     """`language`'s translations, all its catalogs merged (read once per process);
     English, and any language without catalogs, translates nothing."""
     if language == DEFAULT or language not in LANGUAGES:
-        return NullTranslations()
+        return _NONE
     with _lock:
         if language not in _loaded:
             _loaded[language] = _read(language)
