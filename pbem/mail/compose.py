@@ -26,7 +26,7 @@ from pbem.games import GAMES
 from pbem.i18n import gettext as _
 from pbem.service import Happened, Service
 from pbem.service.addresses import checked_address
-from pbem.service.history import lapse_reason
+from pbem.service.history import PRIVATE, lapse_reason
 from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
@@ -242,7 +242,8 @@ class Composer:
         events = self._history(row, row.seat)
         mine = [e.seq for e in events if e.seat == row.seat and isinstance(e.event, TURN_ENDED)]
         last = mine[-1] if mine else 1
-        since = [e for e in events if e.seq > last]
+        # the game's news, not the reader's own settings (mail preference, language)
+        since = [e for e in events if e.seq > last and not isinstance(e.event, PRIVATE)]
         # the rounds closed since the last turn mail: by the seat's own last move too
         closed = [e for e in events if e.seq >= last and e.closes_round]
         scored = None

@@ -189,9 +189,8 @@ def _refold(
                 f"snapshot at seq {event.seq}: its state is not the one the events give"
             )
         every = ctx.settings.snapshot_every
-        before = before.after(
-            projection.project(conn, rules, event, state, before=before, every=every)
-        )
+        head = projection.project(conn, rules, event, state, before=before, every=every)
+        before = projection.next_before(before, event, head)
     return True
 
 

@@ -199,5 +199,6 @@ class Context:
         head = projection.project(
             tx.conn, rules, event, state, before=tx.before, every=self.settings.snapshot_every
         )
-        tx.head, tx.before = (event.seq, event.hash), tx.before.after(head)
+        tx.head = (event.seq, event.hash)
+        tx.before = projection.next_before(tx.before, event, head)
         tx.done.append((tx.game_id, event.seq, event.hash, state))

@@ -85,6 +85,14 @@ class Before:
         )
 
 
+def next_before(before: Before, event: Envelope, head: dict[str, Any]) -> Before:
+    """The game's row as `event` left it (`head`, what `project` wrote), for the next
+    event of the same transaction: a new game's options come with its creation."""
+    if event.type == GAME_CREATED:
+        before = Before(dict(event.payload["options"]))
+    return before.after(head)
+
+
 def project(
     conn: Connection, rules: Rules, event: Envelope, state: Any, *, before: Before, every: int
 ) -> dict[str, Any]:
@@ -240,5 +248,6 @@ def rebuild(conn: Connection, every: int) -> int:
         before = Before(events[0].payload["options"])
         for event in events:
             state = folder.push(event) if event.seq > 1 else folder.state
-            before = before.after(project(conn, rules, event, state, before=before, every=every))
+            head = project(conn, rules, event, state, before=before, every=every)
+            before = next_before(before, event, head)
     return len(game_ids)

@@ -167,3 +167,47 @@ def test_migration_0006_gives_every_seat_and_notice_english_and_goes_back(servic
     assert migrate.differences(database) == []
     assert _seats(service, created.game_id) == [(1, "en"), (2, "en")]
     assert {language for _k, _s, language in _mails(service, created.game_id)} == {"en"}
+
+
+def test_a_game_with_a_german_player_keeps_its_first_deadline(service):
+    """The language events recorded with the game come after its creation in the
+    same transaction: the first turn's clock must survive them."""
+    german, english = _game(service), _game(service, ann=None)
+    assert german.seq == 2 and english.seq == 1
+    deadlines = [service.clock_of(g.game_id)["deadline"] for g in (german, english)]
+    assert deadlines[0] is not None and deadlines[0] == deadlines[1]
+
+
+def test_a_game_with_language_events_verifies_and_rebuilds_to_the_same_rows(service):
+    created = _game(service)
+    tokens = {s.seat: s.token for s in created.seats}
+    service.set_language(created.game_id, tokens[2], "de")
+    before = (_seats(service, created.game_id), service.clock_of(created.game_id))
+    assert service.verify(created.game_id) == []
+    service.rebuild()
+    assert (_seats(service, created.game_id), service.clock_of(created.game_id)) == before
+    assert before[1]["deadline"] is not None
+
+
+def test_the_first_turn_mail_tells_no_news_of_the_readers_own_language_choice(
+    service, database, clock, settings
+):
+    from types import SimpleNamespace
+
+    from pbem.mail.compose import Composer
+
+    created = _game(service)
+    outbox = Outbox(database, clock)
+    composer = Composer(service, settings)
+    with service.db.read() as s:
+        (turn,) = s.exec(
+            select(OutboxRow).where(
+                OutboxRow.game_id == created.game_id, OutboxRow.kind == "your_turn"
+            )
+        ).all()
+    row = SimpleNamespace(**{**outbox.get(turn.id)._mapping, "delivery_id": "<x@pbem.test>"})
+    mail = composer.compose(row)
+    text = mail.get_body(("plain",)).get_content()
+    assert mail["Content-Language"] == "de" and "Du bist am Zug" in text
+    assert "Deutsch" not in text and "Seit deinem letzten Zug" not in text
+    assert "Antwort bis" in mail["Subject"]
