@@ -47,6 +47,11 @@ def init_app(app: Flask, json_prefixes: tuple[str, ...]) -> None:
 
     @app.after_request
     def vary(response: Response) -> Response:
+        # static files (the site's and each game's blueprint's) read the same in
+        # every language, and may be cached as such
+        endpoint = request.endpoint or ""
+        if endpoint == "static" or endpoint.endswith(".static"):
+            return response
         if not request.path.startswith(json_prefixes):
             response.vary.add("Accept-Language")
             response.vary.add("Cookie")

@@ -211,3 +211,14 @@ def test_the_first_turn_mail_tells_no_news_of_the_readers_own_language_choice(
     assert mail["Content-Language"] == "de" and "Du bist am Zug" in text
     assert "Deutsch" not in text and "Seit deinem letzten Zug" not in text
     assert "Antwort bis" in mail["Subject"]
+
+
+def test_pages_vary_by_language_and_static_files_do_not(web):
+    app, _parts = web
+    client = app.test_client()
+    page = client.get("/", headers={"Accept-Language": "de"})
+    assert {"Accept-Language", "Cookie"} <= set(page.vary)
+    assert page.headers["Content-Language"] == "de"
+    for path in ("/static/site.css", "/static/live.js", "/games/mall/static/play.js"):
+        asset = client.get(path, headers={"Accept-Language": "de"})
+        assert asset.status_code == 200 and "Accept-Language" not in asset.vary, path
