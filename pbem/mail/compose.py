@@ -35,7 +35,7 @@ from .pictures import Pictures
 from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail
 from .templating import environment, mails_of
-from .wording import fit_72, time_left, when
+from .wording import fit_72, number, time_left, when
 from .writing import (
     MAIL_POLICY,
     SMTP_POLICY,
@@ -212,9 +212,9 @@ class Composer:
         context = self._game(row)
         if context["doc"]["turn"] != row.seat or self._played_since(row, context["doc"]):
             raise Moot("the turn was played before the reminder went")
-        context.update(self._turn(row, context), hours=row.payload["hours"])
+        hours = number(row.payload["hours"])
+        context.update(self._turn(row, context), hours=hours)
         deadline = context["deadline"]
-        hours = f"{row.payload['hours']:g}"
         left = deadline["left"] if deadline else _("%(hours)s hours", hours=hours)
         about = _about(context, row)
         subject = _(

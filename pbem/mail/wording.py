@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from babel.numbers import format_decimal
+
 from pbem import i18n
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
@@ -44,6 +46,14 @@ def together(names: Iterable[object]) -> str:
     for name in listed[1:]:
         said = _("%(first)s and %(second)s", first=said, second=name)
     return said
+
+
+def number(value: float) -> str:
+    """A number as the reader writes it: "2.5" in English (as Python's `g` format
+    has it), "2,5" in German."""
+    if i18n.language() == i18n.DEFAULT:
+        return f"{value:g}"
+    return format_decimal(value, format="0.######", locale=i18n.locale())
 
 
 def fit_72(text: str) -> str:

@@ -144,3 +144,15 @@ def test_a_moment_is_written_the_readers_way() -> None:
     with i18n.speaking("de"):
         assert i18n.moment(moment).startswith("Do.")
         assert i18n.moment(moment).endswith("14:00 UTC")
+
+
+@pytest.mark.parametrize(
+    ("hours", "english", "german"),
+    [(24, "24", "24"), (2.5, "2.5", "2,5"), (0.25, "0.25", "0,25"), (1000, "1000", "1000")],
+)
+def test_a_number_of_hours_is_written_the_readers_way(hours, english, german) -> None:
+    from pbem.mail.wording import number
+
+    assert number(hours) == english == f"{hours:g}"  # English as it always was
+    with i18n.speaking("de"):
+        assert number(hours) == german
