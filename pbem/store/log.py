@@ -49,12 +49,6 @@ _OF_TYPES = (
     )
     .order_by(EVENTS.c.seq)
 )
-_LAST = (
-    select(EVENTS.c.seq)
-    .where(EVENTS.c.game_id == bindparam("g"))
-    .order_by(EVENTS.c.seq.desc())
-    .limit(1)
-)
 _LAST_OTHER = (
     select(EVENTS.c.seq)
     .where(
@@ -181,10 +175,8 @@ def turn_began(conn: Connection, game_id: str) -> int:
 def last_but(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> int:
     """The seq of the game's last event of any kind but these (0 when none): what a
     page that ignores these kinds last has to show."""
-    if not kinds:
-        seq: int | None = conn.execute(_LAST, {"g": game_id}).scalar()
-    else:
-        seq = conn.execute(_LAST_OTHER, {"g": game_id, "types": [k.TYPE for k in kinds]}).scalar()
+    types = [k.TYPE for k in kinds]  # none: NOT IN () holds for every event
+    seq: int | None = conn.execute(_LAST_OTHER, {"g": game_id, "types": types}).scalar()
     return seq or 0
 
 

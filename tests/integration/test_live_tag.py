@@ -71,3 +71,16 @@ def test_a_players_poll_answers_304_through_a_spectators_line_and_the_page_carri
     assert ann.get(f"/g/{game}/live", headers={"If-None-Match": tag}).status_code == 304
     moved = spectator.get(f"/g/{game}/live?watch=1", headers={"If-None-Match": watched})
     assert moved.status_code == 200 and moved.headers["ETag"] != watched
+
+
+def test_the_last_event_of_other_kinds_with_no_kind_left_out_is_the_head(service):
+    from pbem.store import log
+    from pbem.store.events import SpectatorTalk
+
+    created = two_players(service, SHORT, public=True)
+    game = created.game_id
+    service.spectator_says(game, "Zoe", "hello")
+    with service.db.engine.connect() as conn:
+        assert log.last_but(conn, game, ()) == service.clock_of(game)["seq"] == 2
+        assert log.last_but(conn, game, (SpectatorTalk,)) == 1
+        assert log.last_but(conn, "no-such-game", ()) == 0
