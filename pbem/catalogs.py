@@ -172,12 +172,13 @@ def update(language: str, only: str | None = None) -> list[Path]:
 
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdfr]")
+TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*")  # the markup a translation must keep
 
 
 def problems(language: str) -> list[str]:
     """What a translator still has to do for `language`: strings a source uses that
     its catalog lacks, leaves empty or marks fuzzy, and translations whose
-    placeholders differ from the English ones."""
+    placeholders or markup (HTML tags) differ from the English ones."""
     found: list[str] = []
     for area in areas():
         template = extract(area)
@@ -197,6 +198,9 @@ def problems(language: str) -> list[str]:
             for form in german:
                 if not form or set(PLACEHOLDER.findall(form)) - wanted - {"num"}:
                     found.append(f"{where}: placeholders differ in {_show(message.id)}")
+                    break
+                if sorted(TAG.findall(form)) != sorted(TAG.findall(english[0])):
+                    found.append(f"{where}: markup differs in {_show(message.id)}")
                     break
     return found
 

@@ -88,19 +88,25 @@ def test_every_catalog_is_complete_for_german() -> None:
 
 
 def test_the_completeness_check_can_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A source string with no German, and a German string with a placeholder the
-    English lacks, are both reported."""
+    """A source string with no German, a German string with a placeholder the
+    English lacks, and one that lost the English markup, are all reported."""
     source = tmp_path / "page.html"
-    source.write_text("{{ _('A new word') }} {{ _('Hello %(name)s', name=n) }}", "utf-8")
+    source.write_text(
+        "{{ _('A new word') }} {{ _('Hello %(name)s', name=n) }} {{ _('<b>Bold</b> move') }}",
+        "utf-8",
+    )
     (tmp_path / "de").mkdir()
     (tmp_path / "de" / "probe.po").write_text(
-        'msgid "Hello %(name)s"\nmsgstr "Hallo %(nom)s"\n', encoding="utf-8"
+        'msgid "Hello %(name)s"\nmsgstr "Hallo %(nom)s"\n\n'
+        'msgid "<b>Bold</b> move"\nmsgstr "<b>Kühner Zug"\n',
+        encoding="utf-8",
     )
     area = catalogs.Area("probe", tmp_path, (source,))
     monkeypatch.setattr(catalogs, "areas", lambda: [area])
     assert catalogs.problems("de") == [
         "probe.po: untranslated 'A new word'",
         "probe.po: placeholders differ in 'Hello %(name)s'",
+        "probe.po: markup differs in '<b>Bold</b> move'",
     ]
 
 
