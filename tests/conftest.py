@@ -164,6 +164,21 @@ def make_parts(tmp_path):
 
 
 @pytest.fixture
+def make_web(make_parts, clock, database_url):
+    """Makes the web app on the test's database of each kind (SQLite and PostgreSQL),
+    with the given settings over a test's defaults: (app, parts)."""
+    from pbem.web.app import create_app
+
+    def make(**overrides):
+        parts = make_parts(clock, database_url=database_url, **overrides)
+        app = create_app(parts)
+        app.testing = True
+        return app, parts
+
+    return make
+
+
+@pytest.fixture
 def web(make_parts, clock):
     """The web app on a new SQLite database (dev mode, an admin key), and its parts."""
     from pbem.web.app import create_app

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
+from sqlalchemy import select as core_select
+from sqlalchemy import update
 from sqlmodel import select
 
 from pbem.mail import replyto
+from pbem.mail.compose import Composer
 from pbem.mail.inbound import Inbound
-from pbem.service import Created, PlayerSpec, Service
+from pbem.service import Created, PlayerSpec, Service, rows
+from pbem.store.events import timestamp
 from pbem.store.tables import Outbox
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf(client, url: str, **headers: str) -> str:
+    """The CSRF token of the form on the page at `url` (a Flask test client)."""
+    return CSRF.search(client.get(url, headers=headers).get_data(as_text=True))[1]
+
 
 # A short explicit deal: the Dispenser and a supply of 4, nothing drawn from a seed.
 SHORT = {
@@ -102,3 +115,41 @@ class Table:
 
     def seq(self) -> int:
         return self.parts.service.state_at(self.game)["seq"]
+
+
+class MailWriter:
+    """Outbox rows of any kind for one game (the service's own row when it wrote
+    one), claimed as a worker claims them, and the mails they compose into."""
+
+    def __init__(self, parts, clock, game_id: str) -> None:
+        self.parts, self.clock, self.game_id = parts, clock, game_id
+        self.composer = Composer(parts.service, parts.settings)
+
+    def row(self, kind, seat, to, payload, *, seq=None, game=True, language=None):
+        """The claimed row of a notice, written in `language` (None: as queued)."""
+        seq = self.parts.service.state_at(self.game_id)["seq"] if seq is None and game else seq
+        game_id = self.game_id if game else None
+        mail = rows.new_mail(game_id, seq, kind, seat, to, payload, timestamp(self.clock()))
+        with self.parts.database.writing() as conn:
+            if rows.mail_exists(conn, mail):  # the service wrote it already
+                row_id = conn.execute(
+                    core_select(rows.OUTBOX.c.id).where(
+                        rows.OUTBOX.c.game_id == game_id,
+                        rows.OUTBOX.c.seq == seq,
+                        rows.OUTBOX.c.kind == mail["kind"],
+                        rows.OUTBOX.c.seat == seat,
+                    )
+                ).scalar_one()
+            else:
+                (row_id,) = rows.add_mails(conn, [mail])
+            if language is not None:
+                conn.execute(
+                    update(rows.OUTBOX).where(rows.OUTBOX.c.id == row_id).values(language=language)
+                )
+        row = self.parts.outbox.claim(row_id, self.composer.message_id)
+        assert row is not None
+        return row
+
+    def compose(self, kind, seat, to, payload, **how):
+        """The mail of `row(kind, seat, to, payload, **how)`."""
+        return self.composer.compose(self.row(kind, seat, to, payload, **how))

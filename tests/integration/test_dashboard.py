@@ -12,24 +12,14 @@ from sqlalchemy import select
 from pbem.mail.compose import Composer
 from pbem.service import PlayerSpec, rows
 
-from support import SHORT
+from support import CSRF, SHORT, csrf
 
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SIGN_IN = re.compile(r"http://pbem\.test(/my-games/sign-in/[^\s\"<]+)")
 
 
 @pytest.fixture
-def site(make_parts, clock, database_url):
-    from pbem.web.app import create_app
-
-    parts = make_parts(clock, database_url=database_url, dev=True)
-    app = create_app(parts)
-    app.testing = True
-    return app, parts
-
-
-def csrf(client, url: str) -> str:
-    return CSRF.search(client.get(url).get_data(as_text=True))[1]
+def site(make_web):
+    return make_web(dev=True)
 
 
 def new_game(parts, ann="ann@example.com", ben="ben@example.com", hours=48):

@@ -14,19 +14,14 @@ from icalendar import Calendar
 from pbem.service import PlayerSpec
 from pbem.store.events import parse_timestamp
 
-from support import SHORT
+from support import SHORT, csrf
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
 
 @pytest.fixture
-def site(make_parts, clock, database_url):
-    from pbem.web.app import create_app
-
-    parts = make_parts(clock, database_url=database_url)
-    app = create_app(parts)
-    app.testing = True
-    return app, parts
+def site(make_web):
+    return make_web()
 
 
 def new_game(parts, hours):
@@ -135,13 +130,11 @@ def test_forgetting_a_seat_or_signing_out_takes_it_out_of_the_feed(site):
     forgotten, tokens = new_game(parts, hours=24)
     kept, kept_tokens = new_game(parts, hours=24)
     client, secret = feed_address(app, [(forgotten, tokens[1]), (kept, kept_tokens[1])])
-    page = client.get(f"/g/{forgotten}").get_data(as_text=True)
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)[1]
-
-    client.post(f"/g/{forgotten}/forget", data={"csrf_token": csrf})
+    token = csrf(client, f"/g/{forgotten}")
+    client.post(f"/g/{forgotten}/forget", data={"csrf_token": token})
 
     entries = ET.fromstring(client.get(f"/feeds/{secret}.atom").data).findall(f"{ATOM}entry")
     assert [kept in e.findtext(f"{ATOM}title") for e in entries] == [True]
-    client.post("/my-games/sign-out", data={"csrf_token": csrf})
+    client.post("/my-games/sign-out", data={"csrf_token": token})
     assert ET.fromstring(client.get(f"/feeds/{secret}.atom").data).findall(f"{ATOM}entry") == []
     assert Calendar.from_ical(client.get(f"/feeds/{secret}.ics").data).walk("VEVENT") == []

@@ -4,7 +4,6 @@ round, the rest) between every mail, a daily digest and none."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest
@@ -14,6 +13,8 @@ from pbem.mail.compose import Composer
 from pbem.service import BadRequest, PlayerSpec
 from pbem.store.events import MailPreferenceChanged, codec, mail_choices
 from pbem.store.tables import Outbox
+
+from support import csrf
 
 
 def against_a_bot(service, seed: str = "h"):
@@ -125,9 +126,8 @@ def test_the_game_page_form_sets_a_choice_per_topic(web):
     game = created.game_id
     client = app.test_client()
     client.get(f"/g/{game}/{created.seats[0].token}")
-    page = client.get(f"/g/{game}").get_data(as_text=True)
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)[1]
-    chosen = {"turn": "every", "round": "every", "other": "none", "csrf_token": csrf}
+    token = csrf(client, f"/g/{game}")
+    chosen = {"turn": "every", "round": "every", "other": "none", "csrf_token": token}
     answer = client.post(f"/g/{game}/mail", data=chosen)
     assert answer.status_code == 302
     chosen = mail_choices(parts.service.seat_settings(game, 1)["mail"])
@@ -178,9 +178,8 @@ def test_a_hostile_choice_per_topic_on_the_page_is_refused_without_a_server_erro
     game = created.game_id
     client = app.test_client()
     client.get(f"/g/{game}/{created.seats[0].token}")
-    page = client.get(f"/g/{game}").get_data(as_text=True)
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)[1]
-    data = {"turn": hostile, "round": "every", "other": "none", "csrf_token": csrf}
+    token = csrf(client, f"/g/{game}")
+    data = {"turn": hostile, "round": "every", "other": "none", "csrf_token": token}
     answer = client.post(f"/g/{game}/mail", data=data)
     assert parts.service.seat_settings(game, 1)["mail"] == "every"  # unchanged
     if any(not c.isprintable() for c in hostile):

@@ -5,8 +5,6 @@ mail in its row's language). Migration 0006 adds it on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from alembic import command
 from sqlmodel import select
@@ -18,7 +16,7 @@ from pbem.store.events import LanguageChosen
 from pbem.store.tables import Outbox as OutboxRow
 from pbem.store.tables import Seat
 
-from support import SHORT
+from support import SHORT, csrf
 
 
 def _game(service, ann="de", ben=None, **options):
@@ -139,8 +137,7 @@ def test_a_sign_in_mail_speaks_the_language_of_the_page_that_asked(web):
     for address, language in (("anna@example.com", "de-DE,de;q=0.9"), ("bernd@example.com", "")):
         client = app.test_client()
         headers = {"Accept-Language": language}
-        page = client.get("/my-games", headers=headers).get_data(as_text=True)
-        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        token = csrf(client, "/my-games", **headers)
         answer = client.post(
             "/my-games", data={"email": address, "csrf_token": token}, headers=headers
         )

@@ -8,13 +8,14 @@ import re
 from email.policy import SMTP, default
 
 import pytest
-from sqlalchemy import select
 
 from pbem.games import GAMES
 from pbem.mail.compose import GAME_PARTIALS, WRITERS, Composer, environment, mails_of
 from pbem.service import PlayerSpec, rows
 from pbem.service.notices import Kind
 from pbem.store.events import timestamp
+
+from support import MailWriter
 
 _INCLUDED = re.compile(r'game_name ~ "/mail/(?P<partial>[^".]+)\.(?:txt|html)"')
 
@@ -66,34 +67,6 @@ def _text(message) -> str:
     return f"{message['Subject']}\n{plain}\n{html}"
 
 
-class Writer:
-    """Writes outbox rows of any kind for one game and composes them."""
-
-    def __init__(self, parts, clock, game_id: str) -> None:
-        self.parts, self.clock, self.game_id = parts, clock, game_id
-        self.composer = Composer(parts.service, parts.settings)
-
-    def compose(self, kind, seat, to, payload, seq=None, game=True):
-        seq = self.parts.service.state_at(self.game_id)["seq"] if seq is None and game else seq
-        mail = rows.new_mail(
-            self.game_id if game else None, seq, kind, seat, to, payload, timestamp(self.clock())
-        )
-        with self.parts.database.writing() as conn:
-            if rows.mail_exists(conn, mail):  # the service wrote it already
-                row_id = conn.execute(
-                    select(rows.OUTBOX.c.id).where(
-                        rows.OUTBOX.c.game_id == mail["game_id"],
-                        rows.OUTBOX.c.seq == seq,
-                        rows.OUTBOX.c.kind == mail["kind"],
-                        rows.OUTBOX.c.seat == seat,
-                    )
-                ).scalar_one()
-            else:
-                (row_id,) = rows.add_mails(conn, [mail])
-        row = self.parts.outbox.claim(row_id, self.composer.message_id)
-        return self.composer.compose(row)
-
-
 @pytest.mark.parametrize("game", ["mall", "nim"])
 def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_parts, clock, game):
     parts = make_parts(clock)
@@ -109,7 +82,7 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
     service = parts.service
     first = service.legal(game_id, 1)[0]
     service.submit_action(game_id, tokens[1], first, 1)
-    writer = Writer(parts, clock, game_id)
+    writer = MailWriter(parts, clock, game_id)
     answer = {"lines": ["ok"], "ignored": [], "in_reply_to": "", "subject": "", "status": "help"}
     written = {
         Kind.INVITATION: writer.compose(Kind.INVITATION, 2, "ben@example.com", {}),

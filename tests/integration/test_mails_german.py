@@ -15,15 +15,16 @@ from typing import Any
 import pytest
 from german import english_left, visible_text
 from jinja2 import ChoiceLoader, DictLoader
-from sqlalchemy import select, update
 
 from pbem import i18n
 from pbem.games import GAMES
 from pbem.mail.compose import GAME_PARTIALS, Composer, mails_of
 from pbem.mail.wording import time_left, together
-from pbem.service import PlayerSpec, rows
+from pbem.service import PlayerSpec
 from pbem.service.notices import Kind
 from pbem.store.events import timestamp
+
+from support import MailWriter
 
 NAMES = frozenset({"Anna", "Bernd"})
 BOTH = frozenset({"Minute"})  # German words English spells the same
@@ -32,41 +33,14 @@ _ALT = re.compile(r'alt="([^"]*)"')
 _LINK = re.compile(r"https?://\S+")  # addresses are read by browsers, not people
 
 
-class Reader:
-    """Outbox rows of any kind for one game, written in a language, and their mails."""
+class Reader(MailWriter):
+    """Mails of any kind for one game, written in German unless asked otherwise."""
 
-    def __init__(self, parts, clock, game_id: str) -> None:
-        self.parts, self.clock, self.game_id = parts, clock, game_id
-        self.composer = Composer(parts.service, parts.settings)
-
-    def row(self, kind, seat, to, payload, *, seq=None, game=True, language="de"):
-        """The outbox row of a notice (the service's own when it wrote one), claimed,
-        in `language`."""
-        service = self.parts.service
-        seq = service.state_at(self.game_id)["seq"] if seq is None and game else seq
-        game_id = self.game_id if game else None
-        mail = rows.new_mail(game_id, seq, kind, seat, to, payload, timestamp(self.clock()))
-        with self.parts.database.writing() as conn:
-            if rows.mail_exists(conn, mail):
-                row_id = conn.execute(
-                    select(rows.OUTBOX.c.id).where(
-                        rows.OUTBOX.c.game_id == game_id,
-                        rows.OUTBOX.c.seq == seq,
-                        rows.OUTBOX.c.kind == mail["kind"],
-                        rows.OUTBOX.c.seat == seat,
-                    )
-                ).scalar_one()
-            else:
-                (row_id,) = rows.add_mails(conn, [mail])
-            conn.execute(
-                update(rows.OUTBOX).where(rows.OUTBOX.c.id == row_id).values(language=language)
-            )
-        row = self.parts.outbox.claim(row_id, self.composer.message_id)
-        assert row is not None
-        return row
+    def row(self, kind, seat, to, payload, *, language="de", **how):
+        return super().row(kind, seat, to, payload, language=language, **how)
 
     def mail(self, kind, seat, to, payload, **how) -> EmailMessage:
-        return self.composer.compose(self.row(kind, seat, to, payload, **how))
+        return self.compose(kind, seat, to, payload, **how)
 
 
 class Unsaid:

@@ -10,13 +10,7 @@ from sqlmodel import select
 from pbem.service import PlayerSpec
 from pbem.store.tables import Outbox
 
-from support import SHORT
-
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-def csrf(client, url: str) -> str:
-    return CSRF.search(client.get(url).get_data(as_text=True))[1]
+from support import SHORT, csrf
 
 
 def game(parts, public=False, setup=SHORT):

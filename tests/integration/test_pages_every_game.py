@@ -14,7 +14,8 @@ from pbem.games import GAMES
 from pbem.games.base import Pages
 from pbem.service import PlayerSpec
 
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+from support import csrf
+
 # The words of the mall game; "Mall by mail" is the site's name and stays.
 MALL_WORDS = re.compile(r"mall|tile|balloon|dispenser|attraction|rainbow", re.I)
 BOARD = {"mall": 'class="pbem-mall"', "nim": 'class="nim-pile"'}
@@ -37,10 +38,6 @@ def test_every_game_gives_the_web_all_of_its_pages(game):
         folder = GAMES[game].templates.parent.joinpath("static")  # beside templates/
         for name in filter(None, (pages.script, pages.stylesheet)):
             assert folder.joinpath(name).is_file(), name
-
-
-def csrf(client, url: str) -> str:
-    return CSRF.search(client.get(url).get_data(as_text=True))[1]
 
 
 def without_brand(text: str) -> str:

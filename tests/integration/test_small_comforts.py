@@ -14,13 +14,7 @@ from pbem.mail.compose import Composer
 from pbem.mail.deliver import Smtp, deliver_due
 from pbem.service import PlayerSpec
 
-from support import SHORT
-
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-def csrf(client, url: str) -> str:
-    return CSRF.search(client.get(url).get_data(as_text=True))[1]
+from support import SHORT, csrf
 
 
 def create(client, **seats):

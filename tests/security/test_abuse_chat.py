@@ -8,19 +8,11 @@ game, as at a table)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from pbem.service import PlayerSpec
 
-from support import SHORT, play_out
-
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-def csrf(client, url: str) -> str:
-    return CSRF.search(client.get(url).get_data(as_text=True))[1]
+from support import SHORT, csrf, play_out
 
 
 def new_game(parts, public=True):

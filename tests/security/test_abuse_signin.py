@@ -14,24 +14,19 @@ from pbem.mail.compose import Composer
 from pbem.service import PlayerSpec, rows
 from pbem.service.dashboard import sign_in_token
 
+import support
 from support import SHORT
 
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SIGN_IN = re.compile(r"http://pbem\.test(/my-games/sign-in/[^\s\"<]+)")
 
 
 @pytest.fixture
-def site(make_parts, clock, database_url):
-    from pbem.web.app import create_app
-
-    parts = make_parts(clock, database_url=database_url)
-    app = create_app(parts)
-    app.testing = True
-    return app, parts
+def site(make_web):
+    return make_web()
 
 
 def csrf(client, url: str = "/my-games") -> str:
-    return CSRF.search(client.get(url).get_data(as_text=True))[1]
+    return support.csrf(client, url)
 
 
 def new_game(parts):

@@ -9,7 +9,6 @@ import base64
 import json
 import logging
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -30,16 +29,16 @@ from pbem.service import PlayerSpec
 from pbem.store import migrate
 from pbem.web.app import create_app
 
+import support
 from abuse import examples
 from support import SHORT
 
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL")
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def csrf(client, url: str = "/new") -> str:
-    return CSRF.search(client.get(url).get_data(as_text=True))[1]
+    return support.csrf(client, url)
 
 
 def new_game(parts, public=True):
