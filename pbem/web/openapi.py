@@ -167,6 +167,11 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    """A required JSON request body of this schema."""
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
 def _errors(*statuses: int) -> dict[str, Any]:
     text = {
         400: "Malformed request",
@@ -203,45 +208,40 @@ def document() -> dict[str, Any]:
             "/api/games": {
                 "post": {
                     "summary": "Create a game; each player is mailed their link",
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["players"],
-                                    "properties": {
-                                        "players": {
-                                            "type": "array",
-                                            "minItems": 2,
-                                            "maxItems": 4,
-                                            "items": {
-                                                "type": "object",
-                                                "required": ["name"],
-                                                "properties": {
-                                                    "name": {
-                                                        "type": "string",
-                                                        "minLength": 1,
-                                                        "maxLength": 100,
-                                                    },
-                                                    "email": {"type": "string", "format": "email"},
-                                                    "bot": {"enum": bots},
-                                                    "language": {
-                                                        "enum": list(i18n.LANGUAGES),
-                                                        "description": "of the player's mails;"
-                                                        " English unless given",
-                                                    },
-                                                },
+                    "requestBody": _body(
+                        {
+                            "type": "object",
+                            "required": ["players"],
+                            "properties": {
+                                "players": {
+                                    "type": "array",
+                                    "minItems": 2,
+                                    "maxItems": 4,
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["name"],
+                                        "properties": {
+                                            "name": {
+                                                "type": "string",
+                                                "minLength": 1,
+                                                "maxLength": 100,
+                                            },
+                                            "email": {"type": "string", "format": "email"},
+                                            "bot": {"enum": bots},
+                                            "language": {
+                                                "enum": list(i18n.LANGUAGES),
+                                                "description": "of the player's mails;"
+                                                " English unless given",
                                             },
                                         },
-                                        "options": _OPTIONS,
-                                        "setup": _setup(),
-                                        "game": {"enum": list(GAMES)},
                                     },
-                                }
-                            }
-                        },
-                    },
+                                },
+                                "options": _OPTIONS,
+                                "setup": _setup(),
+                                "game": {"enum": list(GAMES)},
+                            },
+                        }
+                    ),
                     "responses": {
                         "201": _json(
                             {
@@ -301,22 +301,17 @@ def document() -> dict[str, Any]:
                 "post": {
                     "summary": "Play an action for the caller's seat",
                     "parameters": game,
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["action"],
-                                    "properties": {
-                                        "action": _ACTION,
-                                        "expected_seq": {"type": "integer"},
-                                        "idempotency_key": {"type": "string"},
-                                    },
-                                }
-                            }
-                        },
-                    },
+                    "requestBody": _body(
+                        {
+                            "type": "object",
+                            "required": ["action"],
+                            "properties": {
+                                "action": _ACTION,
+                                "expected_seq": {"type": "integer"},
+                                "idempotency_key": {"type": "string"},
+                            },
+                        }
+                    ),
                     "responses": {
                         "201": _json(
                             {
@@ -340,25 +335,20 @@ def document() -> dict[str, Any]:
                 "post": {
                     "summary": "Say a line in the players' chat, as the caller's seat",
                     "parameters": game,
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["text"],
-                                    "properties": {
-                                        "text": {
-                                            "type": "string",
-                                            "description": "One line, 1 to 500 characters "
-                                            "after trimming; line breaks become spaces; "
-                                            "control and invisible characters are refused",
-                                        }
-                                    },
+                    "requestBody": _body(
+                        {
+                            "type": "object",
+                            "required": ["text"],
+                            "properties": {
+                                "text": {
+                                    "type": "string",
+                                    "description": "One line, 1 to 500 characters "
+                                    "after trimming; line breaks become spaces; "
+                                    "control and invisible characters are refused",
                                 }
-                            }
-                        },
-                    },
+                            },
+                        }
+                    ),
                     "responses": {
                         "201": _json(
                             {
