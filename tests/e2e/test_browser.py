@@ -149,6 +149,7 @@ def test_two_players_play_by_clicking_and_a_spectator_watches(site, browser, sho
     ann.click(
         '#chooser button:text-is("A customer wanting food, from entrance R01 (one of 2 alike)")'
     )
+    assert "A customer wanting food, from entrance R01" in ann.locator("#preview").inner_text()
     play(ann, "build L1 at 0,2 for R01.1")
     assert "moves from Entrance (R01) to Burger Bar (Y01)" in ann.locator(".flash").inner_text()
 

@@ -1,7 +1,7 @@
 """In real Chromium: the rules at hand on the game page. Attractions, bays and balloons
-are named in words and explained on hover, on keyboard focus and on a tap; customer
-choices are said in words with identical ones merged; an attraction's footprint is
-drawn under the pointer, held by its base plate, and lands where it is drawn."""
+are named in words and explained on hover, on keyboard focus and on a tap; an
+attraction's footprint is drawn under the pointer, held by its base plate, and lands
+where it is drawn. (Customer choices in words, identical ones merged: test_browser.)"""
 
 from __future__ import annotations
 
@@ -115,28 +115,6 @@ def test_the_footprint_is_drawn_under_the_pointer_and_lands_there(site, browser,
     assert tip_of(ben, built).is_visible()
     assert tip_of(ben, built).inner_text().startswith("Robot Arena: 6 points")
     assert ann.errors == [] and ben.errors == []
-
-
-def test_customer_choices_are_in_words_and_identical_ones_merged(site, browser, shoot):
-    from test_browser import open_seats
-
-    _, pages = open_seats(site, browser)
-    ann, ben = pages[1], pages[2]
-    build(ann, "L1", 1, 2)
-    play(ann, "build L1 at 1,2")
-    take_money(ben, "R")
-    ann.reload()
-    build(ann, "L1", 0, 2)
-    choices = ann.locator("#chooser button").all_inner_texts()
-    assert choices == [
-        "The customer wanting food, from the Main Entrance",
-        "A customer wanting food, from entrance R01 (one of 2 alike)",
-    ]
-    shoot(ann, "customer-choice-in-words")
-    ann.click("#chooser button >> nth=1")
-    assert "A customer wanting food, from entrance R01" in ann.locator("#preview").inner_text()
-    play(ann, "build L1 at 0,2 for R01.1")
-    assert ann.errors == []
 
 
 @pytest.mark.parametrize("width", [375, 1280])
