@@ -219,3 +219,97 @@ def test_pages_vary_by_language_and_static_files_do_not(web):
     for path in ("/static/site.css", "/static/live.js", "/games/mall/static/play.js"):
         asset = client.get(path, headers={"Accept-Language": "de"})
         assert asset.status_code == 200 and "Accept-Language" not in asset.vary, path
+
+
+def _seat_page(app, parts, created, seat=1):
+    client = app.test_client()
+    client.get(f"/g/{created.game_id}/{created.seats[seat - 1].token}")
+    return client
+
+
+def test_a_player_chooses_the_language_of_their_mails_on_their_seats_page(web):
+    app, parts = web
+    created = _game(parts.service, ann=None)
+    client = _seat_page(app, parts, created)
+    page = client.get(f"/g/{created.game_id}").get_data(as_text=True)
+    assert 'name="language"' in page and 'value="de"' in page
+    answer = client.post(
+        f"/g/{created.game_id}/mail-language",
+        data={"language": "de", "csrf_token": csrf(client, f"/g/{created.game_id}")},
+        follow_redirects=True,
+    )
+    assert answer.status_code == 200
+    assert "From now on your mails are in Deutsch." in answer.get_data(as_text=True)
+    assert _seats(parts.service, created.game_id) == [(1, "de"), (2, "en")]
+
+
+@pytest.mark.parametrize("bad", ["xx", "", "DE", "de " * 30_000, "<b>de</b>", "\u202ede"])
+def test_a_hostile_language_on_the_seats_page_changes_nothing(web, bad):
+    app, parts = web
+    created = _game(parts.service, ann=None)
+    client = _seat_page(app, parts, created)
+    token = csrf(client, f"/g/{created.game_id}")
+    answer = client.post(
+        f"/g/{created.game_id}/mail-language",
+        data={"language": bad, "csrf_token": token},
+        follow_redirects=True,
+    )
+    assert answer.status_code == 200
+    assert "Not changed: language is one of en, de." in answer.get_data(as_text=True)
+    assert _seats(parts.service, created.game_id) == [(1, "en"), (2, "en")]
+
+
+def test_a_stranger_or_a_forged_form_cannot_change_a_seats_language(web):
+    app, parts = web
+    created = _game(parts.service, ann=None)
+    stranger = app.test_client()
+    token = csrf(stranger, "/new")
+    answer = stranger.post(
+        f"/g/{created.game_id}/mail-language", data={"language": "de", "csrf_token": token}
+    )
+    assert answer.status_code == 302  # back to the game, which says why
+    forged = _seat_page(app, parts, created).post(
+        f"/g/{created.game_id}/mail-language", data={"language": "de"}
+    )
+    assert forged.status_code == 400  # no CSRF token
+    control = _seat_page(app, parts, created)
+    sent = control.post(
+        f"/g/{created.game_id}/mail-language",
+        data={"language": "de\x00", "csrf_token": csrf(control, f"/g/{created.game_id}")},
+    )
+    assert sent.status_code == 400
+    assert _seats(parts.service, created.game_id) == [(1, "en"), (2, "en")]
+    assert parts.service.history(created.game_id, seat=1)[-1].seq == 1
+
+
+def test_the_new_game_form_writes_the_invitations_in_the_chosen_language(web):
+    app, parts = web
+    client = app.test_client()
+    form = {
+        "game": "mall",
+        "kind1": "person",
+        "name1": "Anna",
+        "email1": "anna@example.com",
+        "kind2": "person",
+        "name2": "Bernd",
+        "email2": "bernd@example.com",
+    }
+    refused = client.post(
+        "/new", data={**form, "language": "fr", "csrf_token": csrf(client, "/new")}
+    )
+    assert refused.status_code == 400
+    assert "language is one of en, de" in refused.get_data(as_text=True)
+    made = client.post(
+        "/new",
+        data={**form, "language": "de", "csrf_token": csrf(client, "/new")},
+        headers={"Accept-Language": "en"},
+    )
+    assert made.status_code == 303
+    with parts.database.read() as s:
+        rows = s.exec(select(OutboxRow).where(OutboxRow.kind == "invitation")).all()
+        assert sorted((r.address, r.language) for r in rows) == [
+            ("anna@example.com", "de"),
+            ("bernd@example.com", "de"),
+        ]
+    german = app.test_client().get("/new", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert '<option value="de" lang="de" selected>' in german  # the page's language by default

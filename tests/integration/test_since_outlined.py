@@ -58,3 +58,25 @@ def test_a_nim_game_has_nothing_to_outline(web):
     parts.service.submit_action(created.game_id, token(created, 1), "take 1", None)
     answer = app.test_client().get(f"/g/{created.game_id}/live?watch=1&since=1").json
     assert len(answer["since"]) == 1 and answer["marks"] == []
+
+
+def test_a_strange_since_outlines_nothing_and_breaks_nothing(web):
+    app, parts = web
+    created = two_players(parts.service, SHORT, public=True)
+    game = created.game_id
+    _build(parts.service, game, created, 1)
+    client = app.test_client()
+    for since in ("999999999", "0", "-1", "1e3", "١", "2" * 12, ""):
+        answer = client.get(f"/g/{game}/live?watch=1&since={since}")
+        assert answer.status_code == 200, since
+        assert answer.json["marks"] == ([_sel_of_first(parts, game)] if since == "0" else [])
+
+
+def _sel_of_first(parts, game):
+    (built,) = [
+        t["id"]
+        for p in parts.service.state_at(game)["players"]
+        for t in p["tiles"]
+        if p["seat"] == 1 and not t["id"].startswith("M")
+    ]
+    return _sel(built)
