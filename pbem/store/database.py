@@ -1,17 +1,19 @@
 """Connections and transactions. SQLite gets WAL, a busy timeout, the configured
 `synchronous`, and `BEGIN IMMEDIATE` for writes (so writers queue instead of failing
 at commit); PostgreSQL is reached through psycopg 3. The hot path (`writing`,
-`reading`) runs on connections with no per-statement event hooks, its prebuilt
+`reading`) runs on connections with no per-statement event hooks (on SQLite, one per
+thread kept between its transactions), its prebuilt
 statements (`Statement`) skip Core's per-call compile lookup, and JSON columns are
 read with orjson (exactly as the standard library reads them)."""
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import namedtuple
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import orjson
@@ -19,6 +21,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.pool import NullPool
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 from sqlmodel import Session
@@ -55,10 +58,17 @@ class Database:
             if not _in_memory(parsed.database, parsed.query):
                 self._hot = create_engine(parsed, echo=echo, connect_args=timeout, **json_options)
                 _sqlite_pragmas(self._hot, synchronous.upper())
+                # The threads' own connections (`_Held`), outside the pool's bound: a
+                # thread keeps one for as long as it lives.
+                self._own = create_engine(
+                    parsed, echo=echo, connect_args=timeout, poolclass=NullPool, **json_options
+                )
+                _sqlite_pragmas(self._own, synchronous.upper())
         else:
             self.engine = create_engine(parsed, echo=echo, pool_pre_ping=True, **json_options)
             self._writer = self.engine
             self._hot = None
+        self._held = _Held()
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -80,9 +90,14 @@ class Database:
             with self._writer.begin() as connection:
                 yield connection
             return
-        with self._turn_to_write(), self._hot.begin() as connection:
-            _BEGIN_WRITE.run(connection, {})
-            yield connection
+        held = self._held.take(self._own)
+        if held is None:  # this thread is inside a transaction already: another connection
+            with self._turn_to_write(), self._hot.begin() as connection:
+                _BEGIN_WRITE.run(connection, {})
+                yield connection
+            return
+        with self._turn_to_write(), self._held.transaction(held, _BEGIN_WRITE):
+            yield held
 
     @contextmanager
     def _turn_to_write(self) -> Iterator[None]:
@@ -107,14 +122,114 @@ class Database:
             with self.engine.begin() as connection:
                 yield connection
             return
-        with self._hot.begin() as connection:
-            _BEGIN_READ.run(connection, {})
-            yield connection
+        held = self._held.take(self._own)
+        if held is None:
+            with self._hot.begin() as connection:
+                _BEGIN_READ.run(connection, {})
+                yield connection
+            return
+        with self._held.transaction(held, _BEGIN_READ):
+            yield held
 
     def dispose(self) -> None:
+        self._held.close_all()
         self.engine.dispose()
         if self._hot is not None:
             self._hot.dispose()
+            self._own.dispose()
+
+
+class _Held:
+    """Each thread's own connection of the SQLite hot path, kept between its
+    transactions (as SQLAlchemy's SingletonThreadPool keeps one per thread): a pool
+    checkout, its return and SQLAlchemy's transaction around BEGIN and COMMIT cost
+    more than the statements of a read, and a fifth of what a move costs besides
+    its rules. A transaction says BEGIN and COMMIT (or ROLLBACK) to the driver
+    itself. A thread already inside one of its transactions (a read within a
+    write) is given None: its caller takes another connection from the pool. The
+    connection of a thread that has ended is closed when another thread takes one;
+    a process forked with some leaves them to its parent."""
+
+    def __init__(self) -> None:
+        self._mine = threading.local()  # .connection, .busy of the calling thread
+        self._lock = threading.Lock()
+        self._all: dict[threading.Thread, Connection] = {}
+        self._pid = os.getpid()
+
+    def take(self, engine: Engine) -> Connection | None:
+        """This thread's connection on `engine` (a new one the first time), or None
+        while it is inside a transaction."""
+        mine = self._mine
+        if getattr(mine, "busy", False):
+            return None
+        connection: Connection | None = getattr(mine, "connection", None)
+        if (
+            connection is None
+            or connection.closed
+            or connection.invalidated
+            or self._pid != os.getpid()
+        ):
+            connection = mine.connection = self._connect(engine)
+        return connection
+
+    def _connect(self, engine: Engine) -> Connection:
+        with self._lock:
+            if self._pid != os.getpid():  # forked: the parent's, not ours to close
+                self._all, self._pid = {}, os.getpid()
+            ended = [t for t in self._all if not t.is_alive()]
+            for thread in ended:
+                _close(self._all.pop(thread))
+            connection = self._all[threading.current_thread()] = engine.connect()
+            return connection
+
+    @contextmanager
+    def transaction(self, connection: Connection, begin: Statement) -> Iterator[None]:
+        """BEGIN on `connection` and COMMIT when the block ends, ROLLBACK on error."""
+        driver = connection.connection.dbapi_connection
+        if driver is None:
+            raise RuntimeError("the connection is closed")
+        self._mine.busy = True
+        try:
+            begin.run(connection, {})
+            try:
+                yield
+                _driver_call(connection, driver.commit, "COMMIT")
+            except BaseException:
+                try:
+                    if driver.in_transaction:
+                        driver.rollback()
+                    if connection.in_transaction():
+                        connection.rollback()
+                except Exception:  # the connection is broken: never used again
+                    connection.invalidate()
+                raise
+            if connection.in_transaction():  # a Core statement's own bookkeeping
+                connection.commit()
+        finally:
+            self._mine.busy = False
+
+    def close_all(self) -> None:
+        """Close every thread's connection (each takes a new one when next asked)."""
+        with self._lock:
+            held, self._all = self._all, {}
+            if self._pid == os.getpid():
+                for connection in held.values():
+                    _close(connection)
+
+
+def _close(connection: Connection) -> None:
+    with suppress(Exception):  # a connection that cannot close is gone anyway
+        connection.close()
+
+
+def _driver_call(conn: Connection, call: Callable[[], Any], sql: str) -> None:
+    """A call on the driver connection, its errors raised as SQLAlchemy's (as
+    `Statement` raises them)."""
+    dbapi_error = conn.dialect.loaded_dbapi.Error
+    try:
+        call()
+    except dbapi_error as error:
+        raise DBAPIError.instance(sql, (), error, dbapi_error, dialect=conn.dialect) from error
 
 
 class Statement:

@@ -1,8 +1,12 @@
 """SQLite write transactions: a failed one changes nothing and the next commits, and
-writers on many threads each commit whole, never interleaved."""
+writers on many threads each commit whole, never interleaved. Each thread keeps its
+own connection between transactions: a read inside a write takes another one, a
+failure at COMMIT rolls back, a thread that ended gives its connection back, and a
+forked process opens its own."""
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 
 import pytest
@@ -63,3 +67,76 @@ def test_writers_on_many_threads_each_commit_whole(db):
     # Each transaction's two rows are neighbours: no transaction interleaved another.
     for (_, first), (_, second) in zip(rows[::2], rows[1::2], strict=True):
         assert second.startswith(first + "-")
+
+
+def _connections(database: Database) -> int:
+    """How many connections the threads hold (the store's own count)."""
+    return len(database._held._all)
+
+
+def test_a_read_inside_a_write_takes_another_connection_and_sees_only_committed_rows(db):
+    with db.writing() as conn:
+        conn.execute(text("INSERT INTO t VALUES (1, 'a')"))
+    with db.writing() as conn:
+        conn.execute(text("INSERT INTO t VALUES (2, 'b')"))
+        assert _rows(db) == [(1, "a")]  # the write's own rows are not committed yet
+        assert _connections(db) == 1  # the read's came from the pool
+        conn.execute(text("INSERT INTO t VALUES (3, 'c')"))  # the write goes on
+    assert _rows(db) == [(1, "a"), (2, "b"), (3, "c")]
+
+
+def test_a_failure_at_commit_rolls_back_and_the_connection_goes_on(db):
+    with db.writing() as conn:  # a foreign key checked only at COMMIT
+        conn.execute(
+            text(
+                "CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES t (id)"
+                " DEFERRABLE INITIALLY DEFERRED)"
+            )
+        )
+    with pytest.raises(IntegrityError, match="FOREIGN KEY"), db.writing() as conn:
+        conn.execute(text("INSERT INTO t VALUES (1, 'a')"))
+        conn.execute(text("INSERT INTO child VALUES (1, 99)"))
+    with db.writing() as conn:
+        conn.execute(text("INSERT INTO t VALUES (2, 'b')"))
+    assert _rows(db) == [(2, "b")]
+    with db.reading() as conn:
+        assert conn.execute(text("SELECT count(*) FROM child")).scalar() == 0
+
+
+def test_each_thread_keeps_one_connection_and_an_ended_threads_is_closed(db):
+    _rows(db)
+    assert _connections(db) == 1  # this thread's, kept
+
+    def use() -> None:
+        for _ in range(3):
+            _rows(db)
+
+    worker = threading.Thread(target=use)
+    worker.start()
+    worker.join()
+    assert _connections(db) == 2  # one more for the worker, however many transactions
+    later = threading.Thread(target=use)
+    later.start()
+    later.join()
+    assert _connections(db) == 2  # the ended worker's was closed for the new one's
+    db.dispose()
+    assert _connections(db) == 0
+    assert _rows(db) == []  # and a new one is taken after dispose
+
+
+def _write_in_child(database: Database, done) -> None:
+    with database.writing() as conn:
+        conn.execute(text("INSERT INTO t VALUES (7, 'child')"))
+    done.put(_connections(database))
+
+
+def test_a_forked_process_opens_its_own_connection(db):
+    assert _rows(db) == []  # the parent holds one before the fork
+    context = multiprocessing.get_context("fork")
+    done = context.Queue()
+    child = context.Process(target=_write_in_child, args=(db, done))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+    assert done.get(timeout=5) == 1  # its own, not the parent's
+    assert _rows(db) == [(7, "child")]  # and the parent's still works
