@@ -66,6 +66,9 @@ def translations(language: str) -> NullTranslations:
     English, and any language without catalogs, translates nothing."""
     if language == DEFAULT or language not in LANGUAGES:
         return _NONE
+    found = _loaded.get(language)  # read without the lock once loaded: every word asks
+    if found is not None:
+        return found
     with _lock:
         if language not in _loaded:
             _loaded[language] = _read(language)
