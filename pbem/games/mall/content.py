@@ -13,6 +13,8 @@ from typing import Any
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
 
+from .pieces import derived
+
 Cell = tuple[int, int]
 
 
@@ -189,6 +191,13 @@ class Content:
     bays: dict[str, BaySpec]
     bay_requirements: dict[str, int]
     balloons: tuple[BalloonSet, ...]
+
+    @derived
+    def said(self) -> dict[tuple[object, str], str]:
+        """Words about this content's pieces, kept once said, by the catalog that said
+        them and the piece (render.tile_words): the content never changes, and a
+        catalog says a piece one way only."""
+        return {}
 
     @property
     def commons(self) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ bottom; taking a tile slides the column down and refills its top from the supply
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .actions import IllegalAction
 
@@ -21,6 +22,7 @@ def fill(columns: tuple[str, ...], rows: int, tiles: tuple[str, ...]) -> Dispens
     )
 
 
+@lru_cache(maxsize=64)  # the rules ask twice a move; a refusal raises, so is never kept
 def slot_position(columns: tuple[str, ...], rows: int, slot: str) -> tuple[int, int]:
     """(column index, row) of a slot name such as "L3"."""
     match = _SLOT.fullmatch(slot)

@@ -40,15 +40,19 @@ _PATTERNS = {
     "dock": re.compile(rf"\s*dock\s*([a-z]{{1,4}}\s*{_NO})\s*at\s*{_NUM}\s*", _FLAGS),
     "pass": re.compile(r"\s*pass\s*", _FLAGS),
 }
+# Each form's first word starts with a letter of its own (a test reads every form):
+# that letter picks the one pattern worth trying.
+_BY_LETTER = {kind[0]: kind for kind in _PATTERNS}
 _ID = re.compile(rf"([A-Z]{{1,4}})({_NO})", re.A)
 _SLOT = re.compile(rf"[A-Z]{_NO}", re.A)
 _CUSTOMER = re.compile(rf"[A-Z]{{1,4}}{_NO}\.{_NO}", re.A)
 _ATTRACTION = re.compile(r"[a-z][a-z0-9-]{0,40}", re.A)
 _PADDED = {"Y", "B", "G", "R"}  # element tiles are numbered 01..24
+_SPACE = re.compile(r"\s+", re.A)
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text, flags=re.A).upper()
+    return _SPACE.sub("", text).upper()
 
 
 def _tile_id(text: str) -> str:
@@ -89,10 +93,10 @@ def parse(text: str) -> Action:
             raise NotationError(f"cannot read the JSON action: {error.msg}", "5") from None
         except RecursionError:
             raise NotationError("cannot read the JSON action: it nests too deep", "5") from None
-    for kind, pattern in _PATTERNS.items():
-        match = pattern.fullmatch(text)
-        if match:
-            return _from_match(kind, match)
+    kind = _BY_LETTER.get(stripped[:1].lower())
+    match = _PATTERNS[kind].fullmatch(text) if kind else None
+    if kind and match:
+        return _from_match(kind, match)
     shown = stripped if len(stripped) <= 60 else stripped[:57] + "..."
     raise NotationError(_unreadable(shown), "5")
 

@@ -5,7 +5,7 @@ why a piece cannot stand somewhere."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from pbem.i18n import N_
@@ -73,10 +73,23 @@ class Tile:
     cells: tuple[Cell, ...]
     platforms: frozenset[Cell] = frozenset()  # attractions: the cells marked P
     mirror: bool = False
+    _row: list[Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def is_element(self) -> bool:
         return self.kind not in (MAIN, DOCK, ATTRACTION)
+
+    def snapshot_row(self) -> list[Any]:
+        """The tile as a snapshot holds it: [id, kind, cells, platforms sorted,
+        mirror]. Made once per tile, since a tile never changes and every later mall
+        holds the same tile, so its row is shared by every snapshot that has it: the
+        snapshot's JSON data is for writing out, never for changing."""
+        if self._row is None:
+            cells, platforms = [list(c) for c in self.cells], sorted(map(list, self.platforms))
+            row: list[Any] = [self.id, self.kind, cells, platforms, self.mirror]
+            object.__setattr__(self, "_row", row)  # frozen: a cache, not a change
+            return row
+        return self._row
 
     @property
     def floor(self) -> int:

@@ -4,6 +4,7 @@ reader's language; ids, notation and the drawn grid stay as they are."""
 
 from __future__ import annotations
 
+from pbem import i18n
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 
@@ -138,7 +139,18 @@ def tile_words(tile_id: str, content: Content) -> str:
     """A tile as the log names it: "Burger Bar (Y01)", "Entrance (R13)", "the Shuttle
     Stop (GD1)", "Robot Arena", "the Main Entrance". An element's id stays beside its
     name in brackets, so a reader can find it, and so a tile an undo hid again goes
-    from the sentence whole (the censor of hidden words takes "Name (ID)" together)."""
+    from the sentence whole (the censor of hidden words takes "Name (ID)" together).
+
+    Said once per catalog and tile: the key is the catalog of the language of the
+    moment, so the words are never another language's, nor a replaced catalog's."""
+    key = (i18n.translations(i18n.language()), tile_id)
+    words = content.said.get(key)
+    if words is None:
+        words = content.said[key] = _tile_words(tile_id, content)
+    return words
+
+
+def _tile_words(tile_id: str, content: Content) -> str:
     if tile_id in content.attractions:
         return attraction_name(tile_id)
     spec = content.elements.get(tile_id)
@@ -159,7 +171,8 @@ def _what(before: State, action: Action, placed: tuple[Tile, ...]) -> str:
         tile, column = tile_words(taken, content), action.column
         return _("%(tile)s from %(column)s1 as money", tile=tile, column=column)
     if isinstance(action, Build):
-        names = _(" and ").join(tile_words(t.id, content) for t in placed)
+        words = [tile_words(t.id, content) for t in placed]
+        names = words[0] if len(words) == 1 else _(" and ").join(words)  # one, almost always
         x, y, slot = action.x, action.y, action.slot
         return _("%(tiles)s from %(slot)s at %(x)s,%(y)s", tiles=names, slot=slot, x=x, y=y)
     if isinstance(action, BuildAttraction):
@@ -209,9 +222,11 @@ def narrate(before: State, action: Action, after: State) -> str:
     elif change < 0:
         first = _("%(what)s, paying %(notes)s", what=first, notes=_notes(-change))
     parts = [first]
-    moved = {c.id for c in new.mall.satisfied} - {c.id for c in old.mall.satisfied}
-    for customer_id in sorted(moved):
-        was, now = old.mall.customer[customer_id], new.mall.customer[customer_id]
+    # A mall keeps its customers in order, newcomers last (Mall.add): side by side,
+    # the old and the new show who moved, with no lookup by id in either mall.
+    pairs = zip(old.mall.customers, new.mall.customers, strict=False)
+    moved = [(was, now) for was, now in pairs if now.satisfied and not was.satisfied]
+    for was, now in sorted(moved, key=lambda pair: pair[1].id):
         parts.append(
             _(
                 "a customer wanting %(want)s moves from %(was)s to %(now)s",

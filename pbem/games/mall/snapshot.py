@@ -13,29 +13,13 @@ VERSION = 1
 
 
 def dump(state: State) -> dict[str, Any]:
+    """The state as JSON data: to write out (or compare), never to change, since its
+    players' parts are shared with every other snapshot holding the same player
+    (PlayerState.snapshot) and its tiles' rows with every one holding the same tile."""
     return {
         "v": VERSION,
         "content": state.content.name,
-        "players": [
-            {
-                "seat": p.seat,
-                "name": p.name,
-                "money": p.money,
-                "secret": p.secret,
-                "tiles": [
-                    [
-                        t.id,
-                        t.kind,
-                        [list(c) for c in t.cells],
-                        sorted(map(list, t.platforms)),
-                        t.mirror,
-                    ]
-                    for t in p.mall.tiles
-                ],
-                "customers": [[c.id, c.want, c.on, c.satisfied] for c in p.mall.customers],
-            }
-            for p in state.players
-        ],
+        "players": [p.snapshot for p in state.players],
         "dispenser": [list(column) for column in state.dispenser],
         "supply": list(state.supply),
         "bank": state.bank,

@@ -7,6 +7,7 @@ import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..base import IllegalAction, SetupError
 from .content import Content, load
@@ -28,6 +29,21 @@ class PlayerState:
     @property
     def statue_built(self) -> bool:
         return self.mall.content.personal_id in self.mall.tile
+
+    @derived
+    def snapshot(self) -> dict[str, Any]:
+        """The player as a snapshot holds it (snapshot.py), made once: a player who
+        did not move is the same object in the next state, so the next snapshot
+        holds this same data (to write out, never to change)."""
+        mall = self.mall
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "money": self.money,
+            "secret": self.secret,
+            "tiles": [t.snapshot_row() for t in mall.tiles],
+            "customers": [[c.id, c.want, c.on, c.satisfied] for c in mall.customers],
+        }
 
 
 @dataclass(frozen=True)
