@@ -2,9 +2,9 @@
 and its picture's words; `Content-Language` says which): a Jinja2 text and HTML pair
 from templates/mail/ (each kind of notice has its pair; what only a game knows comes
 from its own partials, `<game>/mail/_turn.txt` and the like, and its `mails` part),
-headers built with `email.message` (never pasted together) from cleaned text, dated
-by the composer's clock, threaded per game and seat, the game's log head in the
-footer.
+headers from cleaned text, encoded and folded by `email.header` (never pasted
+together), dated by the composer's clock, threaded per game and seat, the game's log
+head in the footer; the draft is written out by pbem.mail.writing.
 A turn mail whose turn was played before it could go is moot, and is skipped rather
 than sent; so is a mail whose seat has changed hands since it was written, except
 the ones a former holder still gets (without a link to the seat)."""
@@ -37,13 +37,13 @@ from .several import digest_mail, my_games_mail, sign_in_mail
 from .templating import environment, mails_of
 from .wording import fit_72, number, time_left, when
 from .writing import (
-    MAIL_POLICY,
-    SMTP_POLICY,
+    Draft,
+    Mail,
     chat_mail,
     header_text,
-    parsed,
     written,
     written_address,
+    written_out,
 )
 
 TEMPLATES = resources.TEMPLATES
@@ -67,76 +67,70 @@ class Composer:
         self.service = service
         self.settings = settings
         self.templates = environment(auto_reload=settings.dev)
-        # Headers that are the same in every mail, parsed once (parsing a header is
-        # most of the cost of writing a mail).
-        self._from = parsed("From", str(Address("Mall by mail", "noreply", settings.mail_domain)))
-        self._auto = {
-            answer: parsed("Auto-Submitted", "auto-replied" if answer else "auto-generated")
-            for answer in (True, False)
-        }
-        self._kinds = {kind: parsed("X-Pbem-Kind", kind.value) for kind in Kind}
+        # Headers that are the same in every mail (folded once, see writing._header).
+        sender = Address("Mall by mail", "noreply", settings.mail_domain)
+        self._from, self.sender = str(sender), sender.addr_spec
         self.pictures = Pictures(service, settings.mail_domain)
 
     def message_id(self) -> str:
         return make_msgid(domain=self.settings.mail_domain)
 
     def compose(self, row: Row) -> EmailMessage:
-        """The mail of a claimed outbox row (it has its Message-ID in `delivery_id`);
-        raises when it cannot be written out."""
-        return self.write(row)[0]
+        """The mail of a claimed outbox row (it has its Message-ID in `delivery_id`),
+        read back as a message; raises when it cannot be written out."""
+        return self.write(row).message()
 
-    def write(self, row: Row) -> tuple[EmailMessage, bytes]:
-        """The mail of a claimed outbox row, and its bytes as they go to an SMTP
-        server (written out once: a mail that cannot be written fails here)."""
-        message = self._message(row)
-        return message, message.as_bytes(policy=SMTP_POLICY)
+    def write(self, row: Row) -> Mail:
+        """The mail of a claimed outbox row: its envelope and its bytes as they go to
+        an SMTP server (a mail that cannot be written fails here)."""
+        draft = self.draft(row)
+        return Mail(draft.sender, draft.recipients, written_out(draft))
 
-    def _message(self, row: Row) -> EmailMessage:
+    def draft(self, row: Row) -> Draft:
         """The whole mail in the row's language: its subject, parts and picture's words
         (a row of no language, or one this server does not speak, is in English)."""
         chosen = getattr(row, "language", None)
         with i18n.speaking(chosen if chosen in i18n.LANGUAGES else i18n.DEFAULT) as language:
-            return self._written(row, language)
+            return self._drafted(row, language)
 
-    def _written(self, row: Row, language: str) -> EmailMessage:
+    def _drafted(self, row: Row, language: str) -> Draft:
         kind = kind_of(row.kind)
         write = WRITERS.get(kind)
         if write is None:
             raise UnknownMail(f"no mail is written for {row.kind!r} rows")
         subject, context = write(self, row)
-        message = EmailMessage(policy=MAIL_POLICY)
         # The headers written per mail go as they are on the wire (see writing.Written).
-        message["Subject"] = written("Subject", header_text(subject))
-        message["From"] = self._from
         to = checked_address(row.address)
-        message["To"] = written_address("To", header_text(context.get("name", "")), to)
-        message["Date"] = written("Date", format_datetime(self.service.clock()))
-        message["Message-ID"] = written("Message-ID", header_text(row.delivery_id))
+        headers = [
+            ("Subject", written("Subject", header_text(subject))),
+            ("From", self._from),
+            ("To", written_address("To", header_text(context.get("name", "")), to)),
+            ("Date", written("Date", format_datetime(self.service.clock()))),
+            ("Message-ID", written("Message-ID", header_text(row.delivery_id))),
+        ]
         if row.game_id is not None:
             seat = context.get("seat", row.seat)
             thread = f"<game-{row.game_id}-seat-{seat}@{self.settings.mail_domain}>"
             answered = header_text(context.get("in_reply_to") or "")
-            message["In-Reply-To"] = written("In-Reply-To", answered or thread)
+            headers.append(("In-Reply-To", written("In-Reply-To", answered or thread)))
             references = f"{thread} {answered}" if answered else thread
-            message["References"] = written("References", references)
+            headers.append(("References", written("References", references)))
             if "reply_to" in context:
                 reply_to = context["reply_to"]  # our own signed address
-                message["Reply-To"] = written_address("Reply-To", "Mall by mail", reply_to)
-        message["Auto-Submitted"] = self._auto[kind is Kind.ANSWER]
-        message["X-Pbem-Kind"] = self._kinds[kind]
+                headers.append(("Reply-To", written_address("Reply-To", "Mall by mail", reply_to)))
+        automatic = "auto-replied" if kind is Kind.ANSWER else "auto-generated"
+        headers += [("Auto-Submitted", automatic), ("X-Pbem-Kind", kind.value)]
         text = self.templates.get_template(f"mail/{kind}.txt").render(context)
-        message.set_content(fit_72(text))
         html = self.templates.get_template(f"mail/{kind}.html").render(context)
-        message.add_alternative(html, subtype="html")
-        picture = context.get("picture")
-        if picture is not None:  # the HTML part and its image: multipart/related
-            html_part = message.get_body(("html",))
-            assert html_part is not None  # added just above
-            html_part.make_related()
-            html_part.attach(picture["part"])
-        # after the parts are made: making a mail multipart moves content headers down
-        message["Content-Language"] = written("Content-Language", language)
-        return message
+        return Draft(
+            tuple(headers),
+            fit_72(text),
+            html,
+            context.get("picture"),  # with the HTML part: multipart/related
+            language,
+            self.sender,
+            (to,),
+        )
 
     # -- what each mail says --------------------------------------------------------
 

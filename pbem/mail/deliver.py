@@ -10,7 +10,6 @@ import smtplib
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from email.message import EmailMessage
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,6 +18,7 @@ from pbem.service.outbox import Outbox
 from pbem.service.outbox import deliver_due as deliver_due_on
 
 from .compose import Composer
+from .writing import Mail
 
 
 @dataclass(frozen=True)
@@ -42,18 +42,12 @@ class Sender:
         self.smtp = smtp
         self.connection: smtplib.SMTP | None = None
 
-    def send(self, message: EmailMessage, data: bytes | None = None) -> None:
-        """Send a mail; `data`, when given, is the mail already written out for SMTP
-        (so that it is not written out twice)."""
+    def send(self, mail: Mail) -> None:
+        """Send a mail written out for SMTP, to its envelope's recipients."""
         if self.connection is None:
             self.connection = smtplib.SMTP(self.smtp.host, self.smtp.port, timeout=30)
         try:
-            if data is None:
-                self.connection.send_message(message)
-            else:
-                sender = message["From"].addresses[0].addr_spec
-                to = [a.addr_spec for a in message["To"].addresses]
-                self.connection.sendmail(sender, to, data)
+            self.connection.sendmail(mail.sender, list(mail.recipients), mail.data)
         except (OSError, smtplib.SMTPException):
             self.close()
             raise
@@ -110,7 +104,7 @@ class EmailChannel:
 
     def deliver(self, row: Any) -> None:
         try:
-            message, data = self.composer.write(row)
+            mail = self.composer.write(row)
         except Moot:
             raise
         except Exception as error:  # trying again cannot help: it fails now
@@ -118,7 +112,7 @@ class EmailChannel:
             raise DeliveryFailed(text, permanent=True) from error
         sender = self._sender()
         try:
-            sender.send(message, data)
+            sender.send(mail)
         except (OSError, smtplib.SMTPException) as error:
             text = f"{type(error).__name__}: {error}"
             raise DeliveryFailed(text, permanent=_permanent(error)) from error

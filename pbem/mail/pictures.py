@@ -17,7 +17,7 @@ from pbem.i18n import N_
 from pbem.i18n import gettext as _
 from pbem.service import Service
 
-from .writing import MAIL_POLICY
+from .writing import MAIL_POLICY, SMTP_POLICY
 
 PICTURES_KEPT = 64  # the games' latest pictures kept, drawn once each
 log = logging.getLogger(__name__)
@@ -48,7 +48,8 @@ class Pictures:
 
     def of(self, game_id: str, seq: int) -> dict[str, Any] | None:
         """The game's picture at `seq`: a PNG (`png`), its Content-ID (`cid`), its
-        mail part (`part`) and words for it (`alt`, in the language of the moment);
+        mail part (`part`, and `written` out for SMTP) and words for it (`alt`, in
+        the language of the moment);
         None for a game that draws none. Drawn from what a spectator sees, so that
         no one's hidden parts are ever in it."""
         key = (game_id, seq, i18n.language())
@@ -82,7 +83,9 @@ class Pictures:
                 png = self._svg2png(bytestring=svg.encode("utf-8"), scale=2)
                 cid = f"picture-{hashlib.sha256(png).hexdigest()[:24]}@{self.mail_domain}"
                 width = int.from_bytes(png[16:20], "big") // 2  # the PNG's IHDR: CSS pixels
-                found = {"png": png, "cid": cid, "width": width, "part": _image_part(png, cid)}
+                part = _image_part(png, cid)
+                found = {"png": png, "cid": cid, "width": width, "part": part}
+                found["written"] = part.as_bytes(policy=SMTP_POLICY)  # as every mail has it
                 while len(self._png_of) >= PICTURES_KEPT:
                     self._png_of.pop(next(iter(self._png_of)))
                 self._png_of[svg] = found

@@ -119,13 +119,29 @@ def censor(ctx: Context, game_id: str, seat: int | None) -> Callable[[str], str]
     hidden = sorted((h for h in rules.secrets(state, seat) if h), key=len, reverse=True)
     if not hidden:
         return lambda text: text
+    # Compiled only for a text that holds a hidden word (few do: most texts tell what
+    # everyone saw), since compiling the pattern of a game's hidden words costs more
+    # than looking for each of them in every text told.
+    compiled: list[re.Pattern[str]] = []
+
+    def blank(text: str) -> str:
+        if not any(h in text for h in hidden):
+            return text  # the pattern matches nothing without one of them
+        if not compiled:
+            compiled.append(_hidden_words(hidden))
+        return compiled[0].sub(lambda _found: _("(hidden)"), text)
+
+    return blank
+
+
+def _hidden_words(hidden: list[str]) -> re.Pattern[str]:
+    """The hidden words as a pattern, longest first, each a word of its own."""
     either = "|".join(map(re.escape, hidden))
     # a hidden thing told by its name with its id, "Burger Bar (Y03)", goes whole:
     # the name alone would say what it is
-    words = re.compile(
+    return re.compile(
         rf"(?:\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)* \((?:{either})\))|(?<![\w-])(?:{either})(?![\w-])"
     )
-    return lambda text: words.sub(lambda _found: _("(hidden)"), text)
 
 
 def legal(ctx: Context, game_id: str, seat: int | None) -> list[str]:

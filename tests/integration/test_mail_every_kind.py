@@ -167,8 +167,11 @@ def test_a_mail_is_written_out_byte_for_byte_as_the_standard_mail_policy_writes_
     )
     composer = Composer(parts.service, parts.settings)
     for row_id in parts.outbox.take_due():  # the invitations (one non-ASCII name) and a turn
-        message, data = composer.write(parts.outbox.claim(row_id, composer.message_id))
+        mail = composer.write(parts.outbox.claim(row_id, composer.message_id))
+        data, message = mail.data, mail.message()
         assert data == message.as_bytes(policy=SMTP)
+        assert mail.sender == message["From"].addresses[0].addr_spec
+        assert list(mail.recipients) == [a.addr_spec for a in message["To"].addresses]
         assert b"\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
         assert b"\r" not in message.as_bytes()  # its own policy writes plain newlines
         assert message.as_bytes(policy=default) == message.as_bytes()
