@@ -9,11 +9,11 @@ read with orjson (exactly as the standard library reads them)."""
 from __future__ import annotations
 
 import json
-import os
+import operator
 import threading
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
@@ -25,6 +25,8 @@ from sqlalchemy.pool import NullPool
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 from sqlmodel import Session
+
+from .held import Held
 
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 BUSY_TIMEOUT_MS = 30_000
@@ -68,7 +70,7 @@ class Database:
             self.engine = create_engine(parsed, echo=echo, pool_pre_ping=True, **json_options)
             self._writer = self.engine
             self._hot = None
-        self._held = _Held()
+        self._held = Held()
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -96,7 +98,7 @@ class Database:
                 _BEGIN_WRITE.run(connection, {})
                 yield connection
             return
-        with self._turn_to_write(), self._held.transaction(held, _BEGIN_WRITE):
+        with self._turn_to_write(), self._held.transaction(held, _BEGIN_WRITE.run):
             yield held
 
     @contextmanager
@@ -128,7 +130,7 @@ class Database:
                 _BEGIN_READ.run(connection, {})
                 yield connection
             return
-        with self._held.transaction(held, _BEGIN_READ):
+        with self._held.transaction(held, _BEGIN_READ.run):
             yield held
 
     def dispose(self) -> None:
@@ -137,99 +139,6 @@ class Database:
         if self._hot is not None:
             self._hot.dispose()
             self._own.dispose()
-
-
-class _Held:
-    """Each thread's own connection of the SQLite hot path, kept between its
-    transactions (as SQLAlchemy's SingletonThreadPool keeps one per thread): a pool
-    checkout, its return and SQLAlchemy's transaction around BEGIN and COMMIT cost
-    more than the statements of a read, and a fifth of what a move costs besides
-    its rules. A transaction says BEGIN and COMMIT (or ROLLBACK) to the driver
-    itself. A thread already inside one of its transactions (a read within a
-    write) is given None: its caller takes another connection from the pool. The
-    connection of a thread that has ended is closed when another thread takes one;
-    a process forked with some leaves them to its parent."""
-
-    def __init__(self) -> None:
-        self._mine = threading.local()  # .connection, .busy of the calling thread
-        self._lock = threading.Lock()
-        self._all: dict[threading.Thread, Connection] = {}
-        self._pid = os.getpid()
-
-    def take(self, engine: Engine) -> Connection | None:
-        """This thread's connection on `engine` (a new one the first time), or None
-        while it is inside a transaction."""
-        mine = self._mine
-        if getattr(mine, "busy", False):
-            return None
-        connection: Connection | None = getattr(mine, "connection", None)
-        if (
-            connection is None
-            or connection.closed
-            or connection.invalidated
-            or self._pid != os.getpid()
-        ):
-            connection = mine.connection = self._connect(engine)
-        return connection
-
-    def _connect(self, engine: Engine) -> Connection:
-        with self._lock:
-            if self._pid != os.getpid():  # forked: the parent's, not ours to close
-                self._all, self._pid = {}, os.getpid()
-            ended = [t for t in self._all if not t.is_alive()]
-            for thread in ended:
-                _close(self._all.pop(thread))
-            connection = self._all[threading.current_thread()] = engine.connect()
-            return connection
-
-    @contextmanager
-    def transaction(self, connection: Connection, begin: Statement) -> Iterator[None]:
-        """BEGIN on `connection` and COMMIT when the block ends, ROLLBACK on error."""
-        driver = connection.connection.dbapi_connection
-        if driver is None:
-            raise RuntimeError("the connection is closed")
-        self._mine.busy = True
-        try:
-            begin.run(connection, {})
-            try:
-                yield
-                _driver_call(connection, driver.commit, "COMMIT")
-            except BaseException:
-                try:
-                    if driver.in_transaction:
-                        driver.rollback()
-                    if connection.in_transaction():
-                        connection.rollback()
-                except Exception:  # the connection is broken: never used again
-                    connection.invalidate()
-                raise
-            if connection.in_transaction():  # a Core statement's own bookkeeping
-                connection.commit()
-        finally:
-            self._mine.busy = False
-
-    def close_all(self) -> None:
-        """Close every thread's connection (each takes a new one when next asked)."""
-        with self._lock:
-            held, self._all = self._all, {}
-            if self._pid == os.getpid():
-                for connection in held.values():
-                    _close(connection)
-
-
-def _close(connection: Connection) -> None:
-    with suppress(Exception):  # a connection that cannot close is gone anyway
-        connection.close()
-
-
-def _driver_call(conn: Connection, call: Callable[[], Any], sql: str) -> None:
-    """A call on the driver connection, its errors raised as SQLAlchemy's (as
-    `Statement` raises them)."""
-    dbapi_error = conn.dialect.loaded_dbapi.Error
-    try:
-        call()
-    except dbapi_error as error:
-        raise DBAPIError.instance(sql, (), error, dbapi_error, dialect=conn.dialect) from error
 
 
 class Statement:
@@ -277,10 +186,7 @@ class Statement:
 
     def _execute(self, conn: Connection, params: Mapping[str, Any]) -> Any:
         compiled = self._for(conn.dialect)
-        if compiled.order is None:
-            args: Any = dict(params)
-        else:
-            args = tuple(params[name] for name in compiled.order)
+        args = compiled.args(params)
         driver = conn.connection.dbapi_connection
         if driver is None:
             raise RuntimeError("the connection is closed")
@@ -326,11 +232,25 @@ class _Compiled:
         self.sql = str(compiled)
         positions = compiled.positiontup
         self.order = None if positions is None else tuple(positions)
+        self.args: Callable[[Mapping[str, Any]], Any] = _arguments(self.order)
         columns = list(getattr(statement, "selected_columns", ()))
         self.convert = [
             c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
         ]
         self.row: Any = namedtuple("Row", [c.key for c in columns], rename=True)  # type: ignore[misc]
+
+
+def _arguments(order: tuple[str, ...] | None) -> Callable[[Mapping[str, Any]], Any]:
+    """What a statement's parameters are given to the driver as: a dict (named
+    parameters), or a tuple in the SQL's order (positional), picked in C."""
+    if order is None:
+        return dict
+    if len(order) == 0:
+        return lambda _params: ()
+    if len(order) == 1:
+        name = order[0]
+        return lambda params: (params[name],)
+    return operator.itemgetter(*order)
 
 
 _BEGIN_WRITE = Statement(text("BEGIN IMMEDIATE"))
