@@ -5,6 +5,7 @@ fold of the events, and JSON columns that read back exactly what was written."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -15,10 +16,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Text, bindparam, cast, func, select
 from sqlalchemy.exc import IntegrityError
 
 from pbem.games import get
+from pbem.service import PlayerSpec
 from pbem.store import log, migrate, states
 from pbem.store.database import Database, Statement, json_text, load_json, state_text
 from pbem.store.fold import Fold
@@ -297,3 +299,68 @@ def test_json_columns_read_odd_json_as_the_standard_library_does(text):
 @given(json_values)
 def test_state_text_writes_what_reads_back_equal(value):
     assert json.loads(state_text(value)) == value
+
+
+# -- what a move writes: the standard library's JSON, to the byte -------------------------
+
+
+def _stored_text(conn, game_id: str) -> list[tuple]:
+    """Each event's row with its payload as the text the database holds."""
+    columns = (EVENTS.c.seq, EVENTS.c.type, cast(EVENTS.c.payload, Text), EVENTS.c.actor)
+    more = (EVENTS.c.created_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+    query = select(*columns, *more).where(EVENTS.c.game_id == game_id).order_by(EVENTS.c.seq)
+    return [tuple(row) for row in conn.execute(query)]
+
+
+def _assert_standard_json_and_chain(rows: list[tuple]) -> None:
+    """Every payload is stored as json.dumps writes it, and every hash is the
+    contract's formula over json.dumps's canonical text."""
+    previous = "0" * 64
+    for seq, type, text, actor, created_at, prev_hash, digest in rows:
+        payload = json.loads(text)
+        assert text == json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        body = {"seq": seq, "type": type, "payload": payload, "actor": actor}
+        canonical = json.dumps(
+            {**body, "created_at": created_at},
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        assert prev_hash == previous
+        assert digest == hashlib.sha256((previous + canonical).encode("utf-8")).hexdigest()
+        previous = digest
+
+
+def test_a_played_game_stores_the_standard_librarys_json_and_hashes(service):
+    created = service.create_game(
+        [PlayerSpec("Zoë 東京 😀", "zoe@example.com"), PlayerSpec('Ben "B" \\ O\'Neil')],
+        setup={"seed": "standard json"},
+    )
+    play_out(service, created)
+    with service.db.reading() as conn:
+        rows = _stored_text(conn, created.game_id)
+    assert len(rows) > 10
+    assert '"name":"Zoë 東京 😀"' in rows[0][2]  # UTF-8 kept, not \u escapes
+    _assert_standard_json_and_chain(rows)
+    assert service.verify(created.game_id) == []
+
+
+def test_awkward_payloads_are_stored_and_hashed_as_the_standard_library_writes(database):
+    payloads = [
+        {"small": 1e-07, "tiny": 1e-05, "large": 1e16, "zero": -0.0, "whole": 2.0},
+        {"big": 2**70, "edge": 2**64 - 1, "low": -(2**63), "below": -(2**63) - 1},
+        {"\U0001f600": 1, "\uffff": 2, "\ue000": 3, "é": 4, "z": 5, "A": 6},
+        {"text": "".join(map(chr, range(1, 0x20))) + '\x7f\u2028\u2029/\\"', "none": None},
+        {"pair": (1, "two"), "nested": [{"b": [], "a": {}}, [[True, False]]]},
+    ]
+    head = (0, "0" * 64)
+    with database.writing() as conn:
+        for payload in payloads:
+            written = log.append(conn, "g1", head, "UndoLapsed", payload, "test", "t")
+            head = (written.seq, written.hash)
+    with database.reading() as conn:
+        rows = _stored_text(conn, "g1")
+        assert log.chain_problems(conn, "g1") == []
+    stored = [{**payload, "v": 1} for payload in payloads]
+    assert [json.loads(row[2]) for row in rows] == json.loads(json.dumps(stored))
+    _assert_standard_json_and_chain(rows)

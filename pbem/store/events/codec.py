@@ -11,6 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from pbem.games import get as get_game
 
+from ..database import json_text
 from .kinds import ACTION_TAKEN, BY_TYPE, MAIL_PREFERENCE, VERSIONS, Event
 
 
@@ -20,7 +21,11 @@ class EventError(ValueError):
 
 
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The JSON an event's hash is taken of (DESIGN.md contract, never to change): the
+    standard library's compact text with sorted keys and UTF-8 kept as it is,
+    `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`,
+    written by orjson where that is the same text (see `json_text`)."""
+    return json_text(value, sort_keys=True)
 
 
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {}
