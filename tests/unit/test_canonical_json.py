@@ -122,6 +122,15 @@ AWKWARD_FLOATS = [
 
 AWKWARD_INTS = [0, -1, 2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 2**64 - 1, 2**64, 2**70, -(2**80)]
 
+
+class Opaque:
+    """A value JSON cannot write, with a repr that names the same test in every
+    process (pytest-xdist compares the test ids its workers collect)."""
+
+    def __repr__(self) -> str:
+        return "Opaque()"
+
+
 ODD_SCALARS = [
     Colour.RED,
     Shade.DARK,
@@ -131,7 +140,7 @@ ODD_SCALARS = [
     Ratio(0.5),
     uuid.UUID(int=7),
     b"bytes",
-    object(),
+    Opaque(),
 ]
 
 text = st.text(st.characters(blacklist_categories=())) | st.sampled_from(AWKWARD_TEXT)
@@ -174,6 +183,7 @@ plain_values = st.recursive(
 )
 
 
+@pytest.mark.slow  # 2,000 examples: about ten seconds
 @settings(max_examples=2000, deadline=None)
 @given(awkward_values)
 @example({"b": 1, "a": [1, 2]})
@@ -185,6 +195,7 @@ def test_any_value_is_written_as_the_standard_library_writes_it(value):
     assert_written_as_the_standard_library_writes(value)
 
 
+@pytest.mark.slow  # 2,000 examples: about ten seconds
 @settings(max_examples=2000, deadline=None)
 @given(plain_values)
 def test_plain_data_is_written_as_the_standard_library_writes_it(value):
