@@ -36,11 +36,6 @@ from .states import Folder, checkpoint, initial_state
 from .tables import Game, Seat, Snapshot, core_table
 
 GAMES, SEATS, SNAPSHOTS = core_table(Game), core_table(Seat), core_table(Snapshot)
-# The head state is written every this many events (and at a game's start, an undo
-# and its end): a cold load folds at most this many minus one events after it, and
-# the moves in between write no state (the state cache serves the hot path). A
-# constant, not a setting: `verify` and `rebuild` must write the rows a move wrote.
-HEAD_STATE_EVERY = 8
 _HEAD_COLUMNS = (
     "status",
     "turn",
@@ -49,22 +44,16 @@ _HEAD_COLUMNS = (
     "head_hash",
     "updated_at",
     "undo_request_seq",
+    "engine_version",
+    "state",
     "turn_started_at",
     "deadline_at",
 )
-_STATE_COLUMNS = ("engine_version", "state_seq", "state")
-
-
-def _update(columns: tuple[str, ...]) -> Statement:
-    return Statement(
-        update(GAMES)
-        .where(GAMES.c.id == bindparam("g"))
-        .values({name: bindparam(f"v_{name}") for name in columns})
-    )
-
-
-_UPDATE_HEAD = _update(_HEAD_COLUMNS)
-_UPDATE_HEAD_AND_STATE = _update(_HEAD_COLUMNS + _STATE_COLUMNS)
+_UPDATE_HEAD = Statement(
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("g"))
+    .values({name: bindparam(f"v_{name}") for name in _HEAD_COLUMNS})
+)
 _INSERT_GAME = insert(GAMES)
 _INSERT_SEAT = insert(SEATS)
 _SEAT = (SEATS.c.game_id == bindparam("g")) & (SEATS.c.seat == bindparam("s"))
@@ -108,8 +97,7 @@ def project(
     conn: Connection, rules: Rules, event: Envelope, state: Any, *, before: Before, every: int
 ) -> dict[str, Any]:
     """Bring the game's rows up to `event`, whose resulting rules state is `state`;
-    `before` is the game's row as it was. Returns the head columns written (the
-    state among them only when the row keeps it: `keeps_state`)."""
+    `before` is the game's row as it was. Returns the head columns written."""
     payload = event.payload
     if event.type == GAME_CREATED:
         before = Before(payload["options"])
@@ -137,7 +125,7 @@ def project(
     turn = rules.to_move(state)
     restarted = event.type in (GAME_CREATED, *MOVES, UNDO_DONE) or turn != before.turn
     started = None if turn is None else event.created_at if restarted else before.turn_started_at
-    head: dict[str, Any] = {
+    head = {
         "status": "playing" if turn is not None else "finished",
         "turn": turn,
         "round": rules.round(state),
@@ -145,12 +133,11 @@ def project(
         "head_hash": event.hash,
         "updated_at": event.created_at,
         "undo_request_seq": _undo_request(event, before.undo_request_seq),
+        "engine_version": rules.version,
+        "state": rules.dump_state(state),
         "turn_started_at": started,
         "deadline_at": _deadline(conn, event.game_id, turn, started, before),
     }
-    if keeps_state(event, turn):
-        kept = rules.dump_state(state)
-        head.update(engine_version=rules.version, state_seq=event.seq, state=kept)
     if event.type == GAME_CREATED:
         conn.execute(
             _INSERT_GAME,
@@ -165,24 +152,10 @@ def project(
         )
     else:
         values = {f"v_{k}": v for k, v in head.items()}
-        if "state" in head:
-            values["v_state"] = state_text(head["state"])
-            _UPDATE_HEAD_AND_STATE.run(conn, {"g": event.game_id, **values})
-        else:
-            _UPDATE_HEAD.run(conn, {"g": event.game_id, **values})
+        _UPDATE_HEAD.run(conn, {"g": event.game_id, **values, "v_state": state_text(head["state"])})
     if event.seq % every == 0:
         checkpoint(conn, rules, event.game_id, event.seq, state)
     return head
-
-
-def keeps_state(event: Envelope, turn: int | None) -> bool:
-    """Whether the games row takes the state after `event` (`turn`: the seat to
-    move after it, None at the end): a game's start, every HEAD_STATE_EVERY-th
-    event, an undo (a fold from an older state would have to reach back before
-    it) and the end (a finished game is read, never moved again)."""
-    return (
-        event.seq % HEAD_STATE_EVERY == 0 or event.type in (GAME_CREATED, UNDO_DONE) or turn is None
-    )
 
 
 def _project_seat(conn: Connection, event: Envelope) -> None:

@@ -1,7 +1,6 @@
-"""A game's state at any seq: the state its games row keeps (at most a few events
-behind the head) or the latest checkpoint snapshot at or before the seq, plus a fold
-of the events after it through the game's rules (`fold`). Both are caches: the
-events alone decide."""
+"""A game's state at any seq: the head's state kept in its games row, or the latest
+checkpoint snapshot at or before the seq plus a fold of the events after it through
+the game's rules (`fold`). Both are caches: the events alone decide."""
 
 from __future__ import annotations
 
@@ -31,7 +30,7 @@ _CHECKPOINT = (
     .order_by(SNAPSHOTS.c.seq.desc())
     .limit(1)
 )
-_HEAD = select(GAMES.c.head_seq, GAMES.c.engine_version, GAMES.c.state_seq, GAMES.c.state).where(
+_HEAD = select(GAMES.c.head_seq, GAMES.c.engine_version, GAMES.c.state).where(
     GAMES.c.id == bindparam("g")
 )
 _HEAD_ROW = Statement(_HEAD)  # every cold load of a game reads it
@@ -55,21 +54,8 @@ class Folder(Fold):
 def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
     """fold(events[:seq]) for the game, from the best cached state."""
     head = _HEAD_ROW.first(conn, {"g": game_id})
-    if (
-        head is not None
-        and head.engine_version == game.version
-        and head.state_seq <= seq <= head.head_seq
-    ):
-        kept = game.load_state(head.state)
-        if head.state_seq == seq:
-            return kept
-        walk = Fold(game, head.state_seq, kept)
-        try:
-            for event in log.events(conn, game_id, after=head.state_seq, upto=seq):
-                walk.step(event)
-            return walk.state
-        except UndoneBeforeBase:
-            pass  # never, as an undo keeps its own state: the checkpoints below
+    if head is not None and head.head_seq == seq and head.engine_version == game.version:
+        return game.load_state(head.state)
     limit = seq
     while True:
         checkpoint = conn.execute(

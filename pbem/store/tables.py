@@ -71,12 +71,9 @@ class Game(SQLModel, table=True):
     public: bool = False
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     undo_request_seq: int | None = None  # a pending undo request, if any
-    engine_version: str = Field(max_length=16)  # the rules version `state` was written by
-    # The rules state at state_seq: the game's start, every eighth event, an undo and
-    # the end (`projection.HEAD_STATE_EVERY`), so loading the current state of any
-    # game is one row and a fold of at most a few events, however long the game,
-    # while a move does not write the whole state.
-    state_seq: int
+    engine_version: str = Field(max_length=16)
+    # The rules state at head_seq (a snapshot kept with the head, so loading the
+    # current state of any game is one row, however long the game).
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
 
 

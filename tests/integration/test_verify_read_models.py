@@ -88,12 +88,10 @@ def test_a_seat_row_the_events_never_gave_is_reported(service):
 def test_a_head_state_that_is_not_the_folded_state_is_reported(service):
     game = played(service)
     service.submit_action(game, token_of(service, game, 1), "money R", 9)  # seq 10
-    # the state the games row keeps (of seq 9, the undo) replaced by the snapshot of
-    # seq 10, which is another state
-    corrupt(
+    corrupt(  # the head state of seq 10 replaced by the snapshot of seq 5
         service,
-        "UPDATE games SET state = (SELECT state FROM snapshots WHERE game_id = :g AND seq = 10)"
-        " WHERE id = :g AND state_seq = 9",
+        "UPDATE games SET state = (SELECT state FROM snapshots WHERE game_id = :g AND seq = 5) "
+        "WHERE id = :g",
         g=game,
     )
     assert service.verify(game) == ["games row: state is not what the events give"]
