@@ -1,6 +1,7 @@
-"""Benchmark of mail delivery: invitations delivered per second by a real Celery
-worker (disk broker, SQLite) into a local aiosmtpd server, against a raw smtplib
-loop sending the same messages to the same server.
+"""Benchmark of mail delivery: the mails of new games (each player's invitation, the
+first seat's turn mail) delivered per second by a real Celery worker (disk broker,
+SQLite) into a local aiosmtpd server, against a raw smtplib loop sending the same
+mails (written out once each) to the same server.
 
     python bench/mail.py [--games N] [--concurrency C]
 """
@@ -15,16 +16,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter as Tally
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
 from aiosmtpd.controller import Controller
+from sqlalchemy import select
 
 from pbem.bootstrap import build
 from pbem.config import load_settings
 from pbem.mail.compose import Composer
 from pbem.service import PlayerSpec
+from pbem.service.outbox import OUTBOX
 from pbem.service.sweep import Sweeper
 from pbem.store import migrate
 from worker.scheduler import hand_out
@@ -91,14 +95,16 @@ def main() -> None:
             None,
             {"seed": f"bench {number}"},
         )
-    mails = 2 * args.games
     composer = Composer(parts.service, settings)
-    sample = SimpleNamespace(
-        **{**parts.outbox.get(1)._mapping, "delivery_id": composer.message_id()}
-    )
-    # the same mail the worker sends, written out once, for the raw loops
-    mail = composer.write(sample)
-    sender, recipients, data = mail.sender, list(mail.recipients), mail.data
+    with parts.database.reading() as conn:
+        rows = conn.execute(select(OUTBOX).order_by(OUTBOX.c.id)).all()
+    queued = len(rows)
+    kinds = Tally(row.kind for row in rows)
+    # the same mails the worker sends (each row's), written out once, for the raw loops
+    written = [
+        composer.write(SimpleNamespace(**{**row._mapping, "delivery_id": composer.message_id()}))
+        for row in rows
+    ]
 
     worker = subprocess.Popen(
         [
@@ -119,7 +125,16 @@ def main() -> None:
     cpu_before = _cpu_seconds(worker.pid)
     started = time.perf_counter()
     later = datetime.now(UTC) + timedelta(seconds=1)
-    hand_out(celery, Sweeper(parts.service, parts.outbox, lambda: later).sweep())
+    sweeper = Sweeper(parts.service, parts.outbox, lambda: later)
+    mails = 0
+    while True:  # a sweep hands out at most its limit of rows: sweep until all are out
+        work = sweeper.sweep()
+        if not work.mails:
+            break
+        hand_out(celery, work)
+        mails += len(work.mails)
+    if mails != queued:
+        raise SystemExit(f"{queued} mails were queued, but the sweeps handed out {mails}")
     while counter.count < mails:
         time.sleep(0.01)
     worker_seconds = time.perf_counter() - started
@@ -129,18 +144,20 @@ def main() -> None:
 
     counter.count = 0
     started = time.perf_counter()
-    for _ in range(mails):
+    for mail in written:
         with smtplib.SMTP("127.0.0.1", port) as connection:
-            connection.sendmail(sender, recipients, data)
+            connection.sendmail(mail.sender, list(mail.recipients), mail.data)
     raw_seconds = time.perf_counter() - started
     started = time.perf_counter()
     with smtplib.SMTP("127.0.0.1", port) as connection:
-        for _ in range(mails):
-            connection.sendmail(sender, recipients, data)
+        for mail in written:
+            connection.sendmail(mail.sender, list(mail.recipients), mail.data)
     one_connection = time.perf_counter() - started
     smtp.stop()
 
-    print(f"{mails} invitations; worker: a thread pool of {args.concurrency}; disk broker; SQLite")
+    told = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+    print(f"{mails} mails ({told}) of {args.games} games")
+    print(f"  worker: a thread pool of {args.concurrency}; disk broker; SQLite")
     print(f"  worker delivery               {mails / worker_seconds:8,.0f} mails per second")
     print(f"  raw smtplib, one connection each  {mails / raw_seconds:8,.0f} mails per second")
     print(f"  raw smtplib, one connection       {mails / one_connection:8,.0f} mails per second")

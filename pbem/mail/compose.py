@@ -4,7 +4,9 @@ from templates/mail/ (each kind of notice has its pair; what only a game knows c
 from its own partials, `<game>/mail/_turn.txt` and the like, and its `mails` part),
 headers from cleaned text, encoded and folded by `email.header` (never pasted
 together), dated by the composer's clock, threaded per game and seat, the game's log
-head in the footer; the draft is written out by pbem.mail.writing.
+head in the footer; the draft is written out by pbem.mail.writing. A game is read
+once per mail (pbem.service.moment): its mails at one moment share what it is then,
+each reader's view made once for that reader.
 A turn mail whose turn was played before it could go is moot, and is skipped rather
 than sent; so is a mail whose seat has changed hands since it was written, except
 the ones a former holder still gets (without a link to the seat)."""
@@ -12,7 +14,6 @@ the ones a former holder still gets (without a link to the seat)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
@@ -27,6 +28,7 @@ from pbem.i18n import gettext as _
 from pbem.service import Happened, Service
 from pbem.service.addresses import checked_address
 from pbem.service.history import PRIVATE, lapse_reason
+from pbem.service.moment import Moment
 from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
@@ -50,6 +52,7 @@ TEMPLATES = resources.TEMPLATES
 TURN_PLAYED = (*MOVE_TYPES, UndoDone)  # events that end a turn mail's turn
 TURN_ENDED = MOVE_TYPES  # a seat's own turns
 FOR_FORMER_HOLDERS = ("game_over", "timed_out")  # what still goes once a seat changed hands
+MOMENTS_KEPT = 32  # the games whose moment the composer keeps for their next mails
 
 
 class UnknownMail(ValueError):
@@ -71,6 +74,8 @@ class Composer:
         sender = Address("Mall by mail", "noreply", settings.mail_domain)
         self._from, self.sender = str(sender), sender.addr_spec
         self.pictures = Pictures(service, settings.mail_domain)
+        # A game read once per mail: its mails at one moment share what it is then.
+        self.moments = service.moments(MOMENTS_KEPT)
 
     def message_id(self) -> str:
         return make_msgid(domain=self.settings.mail_domain)
@@ -135,22 +140,28 @@ class Composer:
     # -- what each mail says --------------------------------------------------------
 
     def _game(self, row: Row, seat: int | None = None) -> dict[str, Any]:
+        """What every game mail knows (see _game_at)."""
+        return self._game_at(row, seat)[0]
+
+    def _game_at(self, row: Row, seat: int | None = None) -> tuple[dict[str, Any], Moment]:
         """What every game mail knows: the reader, their link, the game as they may
-        see it now, and the log's head. A reader who no longer holds the seat gets
-        no link to it (nor its hidden view), and most mails to them are moot."""
+        see it now, and the log's head; and the moment it was read at. A reader who
+        no longer holds the seat gets no link to it (nor its hidden view), and most
+        mails to them are moot."""
         seat = row.seat if seat is None else seat
         if seat is None:
             seat = row.payload["seat"]  # a former holder's mail
-        links = self.service.seat_links(row.game_id)
+        now = self.moments.now(row.game_id)
+        links = now.links()
         link = next(s for s in links if s.seat == seat)
         held = _holds(row, link)
         if not held and row.kind not in FOR_FORMER_HOLDERS:
             raise Moot("the seat has changed hands since this mail was written")
-        doc = self.service.state_at(row.game_id, seat=seat if held else None)
+        doc = now.view(seat if held else None)
         plugin = GAMES[doc["game"]]
         mails = mails_of(plugin)
         names = {p["seat"]: p["name"] for p in doc["players"]}
-        options = self.service.options(row.game_id)
+        options = now.options()
         base = self.settings.base_url.rstrip("/")
         context = {
             "name": link.name if held else row.payload.get("name", link.name),
@@ -179,7 +190,7 @@ class Composer:
                 doc["seq"],
                 link.token or "",
             )
-        return context
+        return context, now
 
     def _invitation(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
@@ -188,11 +199,11 @@ class Composer:
         return subject, context
 
     def _your_turn(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
-        if context["doc"]["turn"] != row.seat or self._played_since(row, context["doc"]):
+        context, now = self._game_at(row)
+        if context["doc"]["turn"] != row.seat or self._played_since(row, now):
             raise Moot("the turn was played before this mail went")
-        context.update(self._turn(row, context))
-        context["picture"] = self.pictures.of(row.game_id, context["doc"]["seq"])
+        context.update(self._turn(row, now))
+        context["picture"] = self.pictures.of(row.game_id, now.head[0], lambda: now.view(None))
         about = {**_about(context, row), "round": context["doc"]["round"]}
         if context["deadline"]:
             return _(
@@ -203,11 +214,11 @@ class Composer:
         return _("Your turn in %(title)s %(game)s (round %(round)s)", **about), context
 
     def _reminder(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
-        if context["doc"]["turn"] != row.seat or self._played_since(row, context["doc"]):
+        context, now = self._game_at(row)
+        if context["doc"]["turn"] != row.seat or self._played_since(row, now):
             raise Moot("the turn was played before the reminder went")
         hours = number(row.payload["hours"])
-        context.update(self._turn(row, context), hours=hours)
+        context.update(self._turn(row, now), hours=hours)
         deadline = context["deadline"]
         left = deadline["left"] if deadline else _("%(hours)s hours", hours=hours)
         about = _about(context, row)
@@ -216,24 +227,24 @@ class Composer:
         )
         return subject, context
 
-    def _history(self, row: Row, seat: int | None) -> list[Happened]:
-        """The game's events `seat` may be told of, each sentence blanking what it
-        may not see now (what an undo hid again, named by a move taken back)."""
-        censor = self.service.censor(row.game_id, seat)
-        return [replace(e, text=censor(e.text)) for e in self.service.history(row.game_id, seat)]
+    def _history(self, row: Row, seat: int | None, now: Moment) -> list[Happened]:
+        """The game's events `seat` may be told of at the moment `now`, each sentence
+        blanking what it may not see now (what an undo hid again, named by a move
+        taken back)."""
+        return now.told(seat)
 
-    def _played_since(self, row: Row, doc: dict[str, Any]) -> bool:
+    def _played_since(self, row: Row, now: Moment) -> bool:
         """Whether a move (or an undo) was made after the row was written: then its
         turn is not the one the mail announces, even if the same seat is to move."""
-        if doc["seq"] == row.seq:
+        if now.head[0] == row.seq:
             return False
-        later = self.service.history(row.game_id, row.seat)
+        later = now.history(row.seat)
         return any(e.seq > row.seq and isinstance(e.event, TURN_PLAYED) for e in later)
 
-    def _turn(self, row: Row, context: Mapping[str, Any]) -> dict[str, Any]:
+    def _turn(self, row: Row, now: Moment) -> dict[str, Any]:
         """What a player needs to move: what happened since their last turn, the
         position as text, and every legal action with what it would do."""
-        events = self._history(row, row.seat)
+        events = self._history(row, row.seat, now)
         mine = [e.seq for e in events if e.seat == row.seat and isinstance(e.event, TURN_ENDED)]
         last = mine[-1] if mine else 1
         # the game's news, not the reader's own settings (mail preference, language)
@@ -247,15 +258,15 @@ class Composer:
         return {
             "since": since,
             "scored": scored,
-            "deadline": self._deadline(row.game_id, row.seat),
-            "position": self.service.describe(row.game_id, seat=row.seat),
-            "options": self.service.turn_options(row.game_id, row.seat),
+            "deadline": self._deadline(now, row.seat),
+            "position": now.describe(row.seat),
+            "options": now.turn_options(row.seat),
         }
 
-    def _deadline(self, game_id: str, seat: int) -> dict[str, str] | None:
+    def _deadline(self, now: Moment, seat: int) -> dict[str, str] | None:
         """When the seat's turn ends ("Tue 3 Dec 14:00 UTC") and how long is left
         ("2 days 4 hours"), or None when the game has no deadline."""
-        at = self.service.seat_settings(game_id, seat)["deadline"]
+        at = now.deadline(seat)
         if not at:
             return None
         due = parse_timestamp(at)
@@ -267,12 +278,12 @@ class Composer:
         return [players[seat] for seat in GAMES[doc["game"]].standings(doc)]
 
     def _round_scored(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
+        context, now = self._game_at(row)
         number = row.payload["round"]
         scored = self.service.state_at(row.game_id, row.seq, row.seat)
         context["scored"] = self._standings(scored)
         context["round"] = number
-        played = [e for e in self._history(row, row.seat) if e.round == number and e.seat]
+        played = [e for e in self._history(row, row.seat, now) if e.round == number and e.seat]
         context["played"] = played
         return _(
             "%(title)s %(game)s: round %(round)s scored", round=number, **_about(context, row)
@@ -286,8 +297,8 @@ class Composer:
         return _("%(title)s %(game)s: the game is over", **_about(context, row)), context
 
     def _timed_out(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
-        events = self._history(row, row.seat if context["held"] else None)
+        context, now = self._game_at(row)
+        events = self._history(row, row.seat if context["held"] else None, now)
         context["played"] = next(e for e in events if e.seq == row.seq).text
         bot_now = next(s for s in context["links"] if s.seat == row.seat)
         context["bot_now"] = bool(row.payload.get("replaced")) or bot_now.token is None

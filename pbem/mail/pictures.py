@@ -46,19 +46,25 @@ class Pictures:
         self._drawing = threading.Lock()
         self._svg2png = _rasteriser()
 
-    def of(self, game_id: str, seq: int) -> dict[str, Any] | None:
+    def of(
+        self,
+        game_id: str,
+        seq: int,
+        spectator: Callable[[], dict[str, Any]] | None = None,
+    ) -> dict[str, Any] | None:
         """The game's picture at `seq`: a PNG (`png`), its Content-ID (`cid`), its
         mail part (`part`, and `written` out for SMTP) and words for it (`alt`, in
         the language of the moment);
         None for a game that draws none. Drawn from what a spectator sees, so that
-        no one's hidden parts are ever in it."""
+        no one's hidden parts are ever in it: `spectator()`, when the caller has
+        that document at `seq` already (else it is read)."""
         key = (game_id, seq, i18n.language())
         if key in self._drawn:
             return self._drawn[key]
         if self._svg2png is None:
             return None
         # two threads may both draw it: the same picture
-        doc = self.service.state_at(game_id, seq)
+        doc = spectator() if spectator is not None else self.service.state_at(game_id, seq)
         mails = GAMES[doc["game"]].part("mails")
         draw = getattr(mails, "picture", None)
         svg = draw(doc) if draw is not None else None

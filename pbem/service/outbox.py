@@ -13,11 +13,13 @@ retried, so each person's notices arrive in the order they were written."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, case, exists, func, or_, select, update
+from sqlalchemy.sql.dml import ReturningUpdate
 
 from pbem.store.database import Database
 from pbem.store.events import timestamp
@@ -36,27 +38,63 @@ _SENT = (
     .where(OUTBOX.c.id == bindparam("row"))
     .values(status="sent", sent_at=bindparam("at"), last_error=None)
 )
-# An earlier row to the same address on the same channel that failed at least once
-# and will be tried again.
-_RETRIED_AHEAD = (
-    select(OUTBOX.c.id, OUTBOX.c.next_attempt_at)
-    .where(
+
+
+def _retried_ahead(ahead: Any, row_id: Any, channel: Any, address: Any) -> list[Any]:
+    """Where `ahead` is an earlier row than `row_id` to `address` on `channel` that
+    failed at least once and will be tried again."""
+    return [
         # in flight or retried: few rows, found through the (status, ...) index
-        OUTBOX.c.status.in_(("pending", "sending")),
-        OUTBOX.c.id < bindparam("id"),
-        OUTBOX.c.channel == bindparam("channel"),
-        func.lower(OUTBOX.c.address) == func.lower(bindparam("to")),
+        ahead.c.status.in_(("pending", "sending")),
+        ahead.c.id < row_id,
+        ahead.c.channel == channel,
+        func.lower(ahead.c.address) == func.lower(address),
         or_(
-            and_(OUTBOX.c.status == "pending", OUTBOX.c.attempts > 0),
+            and_(ahead.c.status == "pending", ahead.c.attempts > 0),
             and_(
-                OUTBOX.c.status == "sending",
-                or_(OUTBOX.c.attempts > 1, OUTBOX.c.last_error.is_not(None)),
+                ahead.c.status == "sending",
+                or_(ahead.c.attempts > 1, ahead.c.last_error.is_not(None)),
             ),
         ),
-    )
+    ]
+
+
+_RETRIED_AHEAD = (
+    select(OUTBOX.c.id, OUTBOX.c.next_attempt_at)
+    .where(*_retried_ahead(OUTBOX, bindparam("id"), bindparam("channel"), bindparam("to")))
     .order_by(OUTBOX.c.next_attempt_at.desc())
     .limit(1)
 )
+_AHEAD = OUTBOX.alias("ahead")
+
+
+@functools.cache
+def _claim_at_once(channels: tuple[str, ...]) -> ReturningUpdate[Any]:
+    """A claim in one statement when nothing stands in the way (most claims): the row
+    pending with attempts left, of one of `channels`, no earlier row to its address
+    being retried. Its delivery id (`id_<n>`: from the adapter of `channels[n]`) is
+    stored the first time only. No row back: the claim's longer way says why."""
+    ahead = _retried_ahead(_AHEAD, OUTBOX.c.id, OUTBOX.c.channel, OUTBOX.c.address)
+    new_id = case(
+        {name: bindparam(f"id_{n}") for n, name in enumerate(channels)}, value=OUTBOX.c.channel
+    )
+    return (
+        update(OUTBOX)
+        .where(
+            OUTBOX.c.id == bindparam("row"),
+            OUTBOX.c.status == "pending",
+            OUTBOX.c.attempts < MAX_ATTEMPTS,
+            OUTBOX.c.channel.in_(channels),
+            ~exists().where(*ahead),
+        )
+        .values(
+            status="sending",
+            attempts=OUTBOX.c.attempts + 1,
+            next_attempt_at=bindparam("lease"),
+            delivery_id=func.coalesce(OUTBOX.c.delivery_id, new_id),
+        )
+        .returning(*OUTBOX.c)
+    )
 
 
 def backoff(attempts: int) -> timedelta:
@@ -127,35 +165,32 @@ class Outbox:
         with self.db.writing() as conn:
             if sent is not None:
                 conn.execute(_SENT, {"row": sent, "at": timestamp(now)})
+            if channels:  # most claims: one statement
+                names = tuple(sorted(channels))
+                ids = {f"id_{n}": channels[name].delivery_id() for n, name in enumerate(names)}
+                lease = timestamp(now + LEASE)
+                at_once = _claim_at_once(names)
+                found = conn.execute(at_once, {"row": row_id, "lease": lease, **ids}).first()
+                if found is not None:
+                    return found
             row = conn.execute(_ROW.with_for_update(), {"id": row_id}).first()
             if row is None or row.status != "pending":
                 return None
             if row.attempts >= MAX_ATTEMPTS:  # its sender died during the last attempt
                 why = f"given up after {MAX_ATTEMPTS} attempts (the last one never finished)"
-                conn.execute(
-                    update(OUTBOX)
-                    .where(OUTBOX.c.id == row_id)
-                    .values(status="failed", last_error=row.last_error or why)
-                )
+                _change(conn, row_id, status="failed", last_error=row.last_error or why)
                 return None
             channel = None if channels is None else channels.get(row.channel)
             if channels is not None and channel is None:
                 known = ", ".join(sorted(channels)) or "none"
                 why = f"no adapter delivers the channel {row.channel!r} (this server has: {known})"
-                conn.execute(
-                    update(OUTBOX)
-                    .where(OUTBOX.c.id == row_id)
-                    .values(status="failed", last_error=_storable(why, 2000))
-                )
+                _change(conn, row_id, status="failed", last_error=_storable(why, 2000))
                 return None
             ahead = conn.execute(
                 _RETRIED_AHEAD, {"id": row_id, "channel": row.channel, "to": row.address}
             ).first()
             if ahead is not None:
-                due = max(ahead.next_attempt_at, timestamp(now))
-                conn.execute(
-                    update(OUTBOX).where(OUTBOX.c.id == row_id).values(next_attempt_at=due)
-                )
+                _change(conn, row_id, next_attempt_at=max(ahead.next_attempt_at, timestamp(now)))
                 return None
             changes = {
                 "status": "sending",
@@ -353,6 +388,10 @@ def deliver_due(outbox: Outbox, channels: Mapping[str, Channel]) -> int:
         deliveries.finish()
         for channel in channels.values():
             channel.close()
+
+
+def _change(conn: Connection, row_id: int, **values: Any) -> None:
+    conn.execute(update(OUTBOX).where(OUTBOX.c.id == row_id).values(values))
 
 
 def _storable(text: str, limit: int = 320) -> str:

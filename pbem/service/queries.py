@@ -52,14 +52,19 @@ def describe(ctx: Context, game_id: str, seq: int | None = None, seat: int | Non
         row = ctx.row(conn, game_id)
         rules = get(row.game)
         seq, state = shown_at(ctx, conn, rules, row, seq, seat)
-        header = _(
-            "Game %(game)s at seq %(seq)s of %(head)s (head %(hash)s)",
-            game=game_id,
-            seq=seq,
-            head=row.head_seq,
-            hash=row.head_hash,
-        )
-        return header + "\n" + rules.describe(state, seat)
+        return described(rules, row, seq, state, seat)
+
+
+def described(rules: Rules, row: Record, seq: int, state: Any, seat: int | None) -> str:
+    """The position `state` (at `seq` of the game `row`) as text, as `seat` may see it."""
+    header = _(
+        "Game %(game)s at seq %(seq)s of %(head)s (head %(hash)s)",
+        game=row.id,
+        seq=seq,
+        head=row.head_seq,
+        hash=row.head_hash,
+    )
+    return header + "\n" + rules.describe(state, seat)
 
 
 def shown_at(
@@ -116,6 +121,11 @@ def censor(ctx: Context, game_id: str, seat: int | None) -> Callable[[str], str]
         row = ctx.row(conn, game_id)
         rules = get(row.game)
         state = ctx.state(conn, rules, row)
+    return censor_in(rules, state, seat)
+
+
+def censor_in(rules: Rules, state: Any, seat: int | None) -> Callable[[str], str]:
+    """The censor of the words `seat` may not see in `state` (see `censor`)."""
     hidden = sorted((h for h in rules.secrets(state, seat) if h), key=len, reverse=True)
     if not hidden:
         return lambda text: text
@@ -158,6 +168,11 @@ def turn_options(ctx: Context, game_id: str, seat: int | None) -> list[dict[str,
     if seat is None:
         return []
     rules, state = ctx.rules_and_head(game_id)
+    return turn_options_in(rules, state, seat)
+
+
+def turn_options_in(rules: Rules, state: Any, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal actions in `state`, with their previews (see `turn_options`)."""
     options = []
     for action in rules.legal_actions(state, seat):
         text = rules.format(action)
@@ -200,14 +215,16 @@ def happened(
     after: int,
     upto: int,
     viewer: int | None = None,
+    seats: list[Record] | None = None,
 ) -> list[Happened]:
     """The events after < seq <= upto that `viewer` (a seat, or None for anyone)
     may be told of, each as a sentence. The service's one walk of events with the
     states around each: the store's undo-aware fold (`states.Folder`), restarted at
     an undo that reaches back before where the walk began. Seats are told by the
-    names of their players at the time, `viewer`'s own as "you"."""
+    names of their players at the time, `viewer`'s own as "you" (`seats`: the
+    game's seats as read with its head `upto`, else read now)."""
     out = []
-    who = history.Who.of(rows.seats(conn, game_id), viewer)
+    who = history.Who.of(rows.seats(conn, game_id) if seats is None else seats, viewer)
     for step in states.steps(conn, rules, game_id, after=after, upto=upto):
         event, before, after_state = step.envelope, step.before, step.after
         told, who = who, who.after(event)
@@ -227,6 +244,11 @@ def seat_links(ctx: Context, game_id: str) -> list[SeatLink]:
     with ctx.reading() as conn:
         ctx.row(conn, game_id)
         seats = rows.seats(conn, game_id)
+    return links_of(ctx, game_id, seats)
+
+
+def links_of(ctx: Context, game_id: str, seats: list[Record]) -> list[SeatLink]:
+    """The seats with their current tokens (see `seat_links`)."""
     return [
         SeatLink(
             s.seat,

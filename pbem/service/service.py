@@ -20,6 +20,7 @@ from .cache import StateCache
 from .chat import ChatLine
 from .create import PlayerSpec
 from .errors import Accepted, Created, Happened, SeatLink
+from .moment import Moments
 from .rows import Record
 from .undo import UndoPlan
 from .unit import Context, Notice, now
@@ -287,6 +288,12 @@ class Service:
         sentence, in order. Another seat's private events (its mail preference) are
         left out, so look an event up by its seq, not by its place in the list."""
         return queries.history_of(self._ctx, game_id, seat)
+
+    def moments(self, size: int) -> Moments:
+        """A game read once for all the mails written at one moment of it (its
+        head), each reader's view made once for that reader; the last `size` games'
+        moments are kept while their heads stay (see `moment.Moments`)."""
+        return Moments(self._ctx, size)
 
     def seat_links(self, game_id: str) -> list[SeatLink]:
         """Every seat with its current token (derived again from the secret key)."""

@@ -169,8 +169,8 @@ def _without_the_games_words(monkeypatch) -> None:
         made(self, service, settings)
         self.templates.loader = ChoiceLoader([DictLoader(stubs), self.templates.loader])
 
-    def blank_history(self, row, seat):
-        return [replace(e, text="") for e in history(self, row, seat)]
+    def blank_history(self, row, seat, now):
+        return [replace(e, text="") for e in history(self, row, seat, now)]
 
     monkeypatch.setattr(Composer, "__init__", init)
     for plugin in GAMES.values():
