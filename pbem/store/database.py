@@ -60,7 +60,7 @@ class Database:
             if not _in_memory(parsed.database, parsed.query):
                 self._hot = create_engine(parsed, echo=echo, connect_args=timeout, **json_options)
                 _sqlite_pragmas(self._hot, synchronous.upper())
-                # The threads' own connections (`_Held`), outside the pool's bound: a
+                # The threads' own connections (`Held`), outside the pool's bound: a
                 # thread keeps one for as long as it lives.
                 self._own = create_engine(
                     parsed, echo=echo, connect_args=timeout, poolclass=NullPool, **json_options
