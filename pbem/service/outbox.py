@@ -19,9 +19,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, case, exists, func, or_, select, update
-from sqlalchemy.sql.dml import ReturningUpdate
 
-from pbem.store.database import Database
+from pbem.store.database import Database, Statement
 from pbem.store.events import timestamp
 
 from . import rows
@@ -33,7 +32,8 @@ OUTBOX = rows.OUTBOX
 MAX_ATTEMPTS = 8
 LEASE = timedelta(minutes=5)  # how long a sender may take before the sweep retakes a row
 _ROW = select(OUTBOX).where(OUTBOX.c.id == bindparam("id"))
-_SENT = (
+# A worker runs these two for every notice: prebuilt (see Statement).
+_SENT = Statement(
     update(OUTBOX)
     .where(OUTBOX.c.id == bindparam("row"))
     .values(status="sent", sent_at=bindparam("at"), last_error=None)
@@ -45,7 +45,7 @@ def _retried_ahead(ahead: Any, row_id: Any, channel: Any, address: Any) -> list[
     failed at least once and will be tried again."""
     return [
         # in flight or retried: few rows, found through the (status, ...) index
-        ahead.c.status.in_(("pending", "sending")),
+        ahead.c.status.in_([bindparam("p", "pending"), bindparam("s", "sending")]),
         ahead.c.id < row_id,
         ahead.c.channel == channel,
         func.lower(ahead.c.address) == func.lower(address),
@@ -69,7 +69,7 @@ _AHEAD = OUTBOX.alias("ahead")
 
 
 @functools.cache
-def _claim_at_once(channels: tuple[str, ...]) -> ReturningUpdate[Any]:
+def _claim_at_once(channels: tuple[str, ...]) -> Statement:
     """A claim in one statement when nothing stands in the way (most claims): the row
     pending with attempts left, of one of `channels`, no earlier row to its address
     being retried. Its delivery id (`id_<n>`: from the adapter of `channels[n]`) is
@@ -78,13 +78,13 @@ def _claim_at_once(channels: tuple[str, ...]) -> ReturningUpdate[Any]:
     new_id = case(
         {name: bindparam(f"id_{n}") for n, name in enumerate(channels)}, value=OUTBOX.c.channel
     )
-    return (
+    return Statement(
         update(OUTBOX)
         .where(
             OUTBOX.c.id == bindparam("row"),
             OUTBOX.c.status == "pending",
             OUTBOX.c.attempts < MAX_ATTEMPTS,
-            OUTBOX.c.channel.in_(channels),
+            OUTBOX.c.channel.in_([bindparam(f"c_{n}", name) for n, name in enumerate(channels)]),
             ~exists().where(*ahead),
         )
         .values(
@@ -164,13 +164,13 @@ class Outbox:
         now = self.clock()
         with self.db.writing() as conn:
             if sent is not None:
-                conn.execute(_SENT, {"row": sent, "at": timestamp(now)})
+                _SENT.run(conn, {"row": sent, "at": timestamp(now)})
             if channels:  # most claims: one statement
                 names = tuple(sorted(channels))
                 ids = {f"id_{n}": channels[name].delivery_id() for n, name in enumerate(names)}
                 lease = timestamp(now + LEASE)
                 at_once = _claim_at_once(names)
-                found = conn.execute(at_once, {"row": row_id, "lease": lease, **ids}).first()
+                found = at_once.first(conn, {"row": row_id, "lease": lease, **ids})
                 if found is not None:
                     return found
             row = conn.execute(_ROW.with_for_update(), {"id": row_id}).first()
@@ -207,7 +207,7 @@ class Outbox:
 
     def sent(self, row_id: int) -> None:
         with self.db.writing() as conn:
-            conn.execute(_SENT, {"row": row_id, "at": self._now()})
+            _SENT.run(conn, {"row": row_id, "at": self._now()})
 
     def skipped(self, row_id: int, why: str) -> None:
         """Not sent because it no longer matters (the turn it announced was played)."""

@@ -223,7 +223,11 @@ def _connection(conn: Connection | OrmSession) -> Connection:
 
 class _Compiled:
     """A statement's SQL for one dialect, its parameters' order (for a driver that
-    takes them by position) and its result columns' conversions."""
+    takes them by position), the values of its parameters the statement itself
+    holds (`column == "sent"`: converted for the driver once, here) and its result
+    columns' conversions (a SELECT's, or the columns an UPDATE ... RETURNING
+    returns). An IN of a list of values is not prebuilt (its SQL depends on the
+    list): it takes one bindparam per value."""
 
     def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
         compiled = statement.compile(dialect=dialect)
@@ -232,17 +236,34 @@ class _Compiled:
         self.sql = str(compiled)
         positions = compiled.positiontup
         self.order = None if positions is None else tuple(positions)
-        self.args: Callable[[Mapping[str, Any]], Any] = _arguments(self.order)
-        columns = list(getattr(statement, "selected_columns", ()))
+        fixed: dict[str, Any] = {}
+        for bind, name in compiled.bind_names.items():
+            if bind.expanding:
+                raise TypeError(f"{statement}: an IN of a list takes one bindparam per value")
+            if not bind.required:
+                convert = bind.type.dialect_impl(dialect).bind_processor(dialect)
+                value = bind.effective_value
+                fixed[name] = value if convert is None or value is None else convert(value)
+        self.args: Callable[[Mapping[str, Any]], Any] = _arguments(self.order, fixed)
+        columns = list(
+            getattr(statement, "selected_columns", None)
+            or getattr(statement, "exported_columns", ())
+        )
         self.convert = [
             c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
         ]
         self.row: Any = namedtuple("Row", [c.key for c in columns], rename=True)  # type: ignore[misc]
 
 
-def _arguments(order: tuple[str, ...] | None) -> Callable[[Mapping[str, Any]], Any]:
+def _arguments(
+    order: tuple[str, ...] | None, fixed: Mapping[str, Any] | None = None
+) -> Callable[[Mapping[str, Any]], Any]:
     """What a statement's parameters are given to the driver as: a dict (named
-    parameters), or a tuple in the SQL's order (positional), picked in C."""
+    parameters), or a tuple in the SQL's order (positional), picked in C; with the
+    `fixed` values the statement holds itself."""
+    if fixed:
+        given = _arguments(order)
+        return lambda params: given({**fixed, **params})
     if order is None:
         return dict
     if len(order) == 0:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Text, bindparam, cast, func, select
+from sqlalchemy import Text, bindparam, cast, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from pbem.games import get
@@ -24,12 +24,12 @@ from pbem.service import PlayerSpec
 from pbem.store import log, migrate, states
 from pbem.store.database import Database, Statement, json_text, load_json, state_text
 from pbem.store.fold import Fold
-from pbem.store.tables import Game, Seat, core_table
+from pbem.store.tables import Game, Outbox, Seat, core_table
 
 from support import play_out, token, two_players
 
 EVENTS = log.EVENTS
-GAMES, SEATS = core_table(Game), core_table(Seat)
+GAMES, SEATS, OUTBOX = core_table(Game), core_table(Seat), core_table(Outbox)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -179,6 +179,44 @@ def test_a_prebuilt_statement_reads_what_core_reads(service):
         core_seats = [r._asdict() for r in conn.execute(seats, {"g": game_id})]
         assert [r._asdict() for r in Statement(seats).rows(conn, {"g": game_id})] == core_seats
         assert Statement(games).first(conn, {"g": "nosuchgame"}) is None
+
+
+def test_a_prebuilt_statement_holds_its_own_values(service):
+    """A statement's own values (`column == "pending"`, an IN of values each its own
+    bindparam, a SET of a constant and of NULL) go to the driver as Core sends them,
+    on both databases; an UPDATE ... RETURNING gives its columns converted as Core
+    gives them. An IN of a list (whose SQL changes with the list) is refused."""
+    two_players(service)  # with addresses: its invitations are pending
+    with service.db.reading() as conn:
+        pending = conn.execute(select(OUTBOX.c.id).order_by(OUTBOX.c.id)).scalars().all()
+    assert len(pending) >= 2
+    first, second = pending[0], pending[1]
+    choose = select(OUTBOX.c.id, OUTBOX.c.payload).where(
+        OUTBOX.c.id == bindparam("row"),
+        OUTBOX.c.status == "pending",
+        OUTBOX.c.attempts < 8,
+        OUTBOX.c.channel.in_([bindparam("c0", "chat"), bindparam("c1", "email")]),
+    )
+    change = (
+        update(OUTBOX)
+        .where(OUTBOX.c.id == bindparam("row"), OUTBOX.c.status == "pending")
+        .values(status="sending", attempts=OUTBOX.c.attempts + 1, last_error=None)
+        .returning(*OUTBOX.c)
+    )
+    with service.db.writing() as conn:
+        core = conn.execute(choose, {"row": first}).one()._asdict()
+        assert Statement(choose).first(conn, {"row": first})._asdict() == core
+        by_core = conn.execute(change, {"row": first}).one()._asdict()
+        by_statement = Statement(change).first(conn, {"row": second})._asdict()
+    assert by_core["status"] == by_statement["status"] == "sending"
+    assert by_core["attempts"] == by_statement["attempts"] == 1
+    assert isinstance(by_statement["payload"], dict)
+    assert by_statement.keys() == by_core.keys()
+    with service.db.reading() as conn:
+        stored = conn.execute(select(OUTBOX).where(OUTBOX.c.id == second)).one()._asdict()
+    assert stored == by_statement
+    with pytest.raises(TypeError, match="one bindparam per value"):
+        Statement(select(OUTBOX.c.id).where(OUTBOX.c.kind.in_(["a", "b"]))).first(conn, {})
 
 
 def test_a_prebuilt_statement_runs_in_a_session_too(service):
