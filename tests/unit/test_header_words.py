@@ -1,0 +1,64 @@
+"""A header's text in UTF-8 is cut into encoded words exactly where email.header
+cuts it, in quoted-printable and in base64, at any length and for any header
+name, and a header's clean text is the same whether or not it needed cleaning."""
+
+from __future__ import annotations
+
+import unicodedata
+from email.header import Header
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from pbem.mail.writing import UTF8, header_text
+
+NAMES = st.sampled_from(["Subject", "To", "X", "In-Reply-To", "X-A-Header-Named-At-Great-Length"])
+TEXTS = st.text(
+    st.one_of(
+        st.characters(codec="utf-8"),  # anything, astral planes too
+        st.sampled_from("aé—ü€😀字 =?_\t"),  # qp's costly octets, spaces, a word's marks
+    ),
+    max_size=400,
+)
+
+
+def _standard(text: str, name: str, maxlinelen: int | None) -> str:
+    return Header(text, "utf-8", header_name=name, maxlinelen=maxlinelen).encode(linesep="\n")
+
+
+def _ours(text: str, name: str, maxlinelen: int | None) -> str:
+    return Header(text, UTF8, header_name=name, maxlinelen=maxlinelen).encode(linesep="\n")
+
+
+@settings(max_examples=600)
+@given(TEXTS, NAMES, st.sampled_from([None, 20, 40, 78, 200]))
+@example(
+    "Your turn in Mall abcdefghijklmnop (round 1) — answer by Fri 4 Dec 06:36 UTC", "Subject", None
+)
+@example("ü" * 300, "Subject", None)  # quoted-printable: 6 octets a character
+@example("字" * 300, "Subject", None)  # base64 is shorter
+@example("😀" * 50, "X-A-Header-Named-At-Great-Length", 20)  # nothing fits on the first line
+@example("", "Subject", None)
+def test_encoded_words_are_cut_where_email_header_cuts_them(text, name, maxlinelen):
+    try:
+        expected = _standard(text, name, maxlinelen)
+    except Exception as error:  # a lone surrogate: refused alike
+        with pytest.raises(type(error)):
+            _ours(text, name, maxlinelen)
+        return
+    assert _ours(text, name, maxlinelen) == expected
+
+
+def _cleaned_one_by_one(text: str) -> str:
+    """header_text as it was first written: every character looked at."""
+    kept = "".join(
+        " " if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") else c for c in text
+    )
+    return " ".join(kept.split())[:200]
+
+
+@given(st.text(st.characters(), max_size=300))
+@example("Ann\u00a0Lee\u200b\u2028x\x00")
+def test_clean_header_text_is_the_same_for_printable_text(text):
+    assert header_text(text) == _cleaned_one_by_one(text)
