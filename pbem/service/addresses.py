@@ -4,6 +4,7 @@ the server does not speak SMTPUTF8)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from email.errors import MessageError
 from email.headerregistry import Address
@@ -24,6 +25,8 @@ def checked_address(text: str) -> str:
     """`text` as an address a mail can be built for (surrounding spaces removed);
     NotAnAddress, saying why, when it is not one."""
     address = text.strip() if isinstance(text, str) else ""
+    if _fine(address):
+        return address
     why = _problem(address)
     if why:
         shown = address if len(address) <= 80 else address[:77] + "..."
@@ -31,6 +34,14 @@ def checked_address(text: str) -> str:
             _("%(address)s is not an email address: %(why)s", address=repr(shown), why=why)
         )
     return address
+
+
+@functools.lru_cache(maxsize=4096)
+def _fine(address: str) -> bool:
+    """Whether the address passed (each player's is checked again for every mail
+    written to them: the mail parser's reading of it is most of what a mail's
+    headers cost)."""
+    return _problem(address) is None
 
 
 def _problem(address: str) -> str | None:
