@@ -219,6 +219,49 @@ def test_a_prebuilt_statement_holds_its_own_values(service):
         Statement(select(OUTBOX.c.id).where(OUTBOX.c.kind.in_(["a", "b"]))).first(conn, {})
 
 
+def test_a_move_s_notices_are_stored_as_core_stores_them(service):
+    """Outbox rows of `new_mail` go in through a prebuilt statement, any other row
+    through Core: the stored rows are the same either way, ids in order."""
+    from pbem.service import rows
+
+    game_id = two_players(service).game_id
+    payload = {"hours": 12, "words": "Grüße — 😀", "nested": {"b": [1, None, True], "a": ""}}
+    made = [
+        rows.new_mail(
+            game_id, 2, "reminder", 1, "ann@example.com", payload, "2026-12-01T06:00:00.000000Z"
+        ),
+        rows.new_mail(
+            None,
+            None,
+            "digest",
+            None,
+            "ben@example.com",
+            {},
+            "2026-12-01T06:00:00.000000Z",
+            language="de",
+        ),
+    ]
+    with service.db.writing() as conn:
+        prebuilt = rows.add_mails(conn, made)
+        again = [{**made[0], "seq": 3}, made[1]]  # (game, seq, kind, seat, topic) is unique
+        by_core = list(conn.execute(rows._ADD_MAIL, again).scalars())
+        failed = rows.add_mails(
+            conn, [{**made[0], "seq": 4, "status": "failed", "last_error": "x"}]
+        )
+    assert prebuilt == sorted(prebuilt) and by_core[0] > prebuilt[-1]
+    with service.db.reading() as conn:
+        stored = {
+            r.id: r._asdict()
+            for r in conn.execute(
+                select(OUTBOX).where(OUTBOX.c.id.in_(prebuilt + by_core + failed))
+            )
+        }
+    for ours, core in zip(prebuilt, by_core, strict=True):
+        assert {**stored[ours], "id": 0, "seq": 0} == {**stored[core], "id": 0, "seq": 0}
+    assert stored[prebuilt[0]]["payload"] == payload
+    assert stored[failed[0]]["last_error"] == "x" and stored[failed[0]]["status"] == "failed"
+
+
 def test_a_prebuilt_statement_runs_in_a_session_too(service):
     # The store's functions take a connection or a session (`Database.read`): a
     # prebuilt statement runs in either, and a state read in one is the same.
