@@ -7,8 +7,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
+from uuid import uuid4
 
-from celery import Celery
+from celery import Celery, signals
 
 from pbem.config import Settings
 from pbem.service import Service
@@ -50,6 +51,22 @@ class PbemCelery(Celery):
         if settings is not None:
             self.config_from_object(celery_config(settings))
         self._parts = parts
+        # worker_init comes from any app's worker: each app its own receiver, which
+        # looks at its own workers only (as Celery's Django fixup does)
+        signals.worker_init.connect(self._warm, dispatch_uid=("pbem.warm", uuid4().hex))
+
+    def _warm(self, sender: Any = None, **_signal: Any) -> None:
+        """As a worker of this app starts: every channel readies itself (see
+        Channel.warm); trouble is logged and the worker starts anyway."""
+        if getattr(sender, "app", None) is not self or self._parts is None:
+            return
+        for channel in self.parts().channels.values():
+            try:
+                channel.warm()
+            except Exception:
+                log.exception(
+                    "channel %s could not get ready; it will at its first notice", channel.name
+                )
 
     def parts(self) -> WorkerParts:
         """The parts of this process (built by pbem.bootstrap)."""

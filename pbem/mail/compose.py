@@ -80,6 +80,14 @@ class Composer:
     def message_id(self) -> str:
         return make_msgid(domain=self.settings.mail_domain)
 
+    def warm(self) -> None:
+        """Compile every mail template (each kind's and each game's parts) and load
+        the picture's rasteriser: what the first mails of a worker would wait for."""
+        for name in self.templates.list_templates(extensions=("txt", "html")):
+            if name.startswith("mail/") or "/mail/" in name:
+                self.templates.get_template(name)
+        self.pictures.warm()
+
     def compose(self, row: Row) -> EmailMessage:
         """The mail of a claimed outbox row (it has its Message-ID in `delivery_id`),
         read back as a message; raises when it cannot be written out."""

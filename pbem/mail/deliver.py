@@ -121,6 +121,9 @@ class EmailChannel:
             text = f"this mail cannot be sent: {type(error).__name__}: {error}"
             raise DeliveryFailed(text, permanent=True) from error
 
+    def warm(self) -> None:
+        self.composer.warm()
+
     def close(self) -> None:
         sender: Sender | None = getattr(self._local, "sender", None)
         if sender is not None:

@@ -46,6 +46,12 @@ class Pictures:
         self._drawing = threading.Lock()
         self._svg2png = _rasteriser()
 
+    def warm(self) -> None:
+        """Draw a dot: the rasteriser's first drawing loads its libraries' types."""
+        if self._svg2png is not None:
+            dot = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
+            self._svg2png(bytestring=dot.encode("ascii"))
+
     def of(
         self,
         game_id: str,

@@ -86,3 +86,10 @@ class Channel(Protocol):
     def close(self) -> None:
         """Let go of whatever the deliveries of this thread hold open (a connection)."""
         ...
+
+    def warm(self) -> None:
+        """Make ready, as a worker starts, what the first delivery would otherwise
+        make ready (templates compiled, libraries loaded), so that the first
+        notices go as fast as the rest. The worker logs what this raises and
+        starts anyway."""
+        ...

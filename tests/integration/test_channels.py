@@ -35,6 +35,7 @@ class Chat:
         self.said: list[tuple[str, str, dict, str]] = []
         self.trouble: Exception | None = None
         self.closed = 0
+        self.warmed = 0
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
@@ -49,6 +50,9 @@ class Chat:
 
     def close(self) -> None:
         self.closed += 1
+
+    def warm(self) -> None:
+        self.warmed += 1
 
 
 @pytest.fixture
@@ -107,6 +111,7 @@ def test_a_chat_channel_gets_its_notices_through_the_outbox_the_broker_and_a_wor
     ]
     assert [parts.outbox.get(i).delivery_id for i in ids] == ["chat-1", "chat-2"]
     assert chat.closed >= 1  # the task let go of what it held
+    assert chat.warmed == 1  # it was made ready once, as the worker started
 
 
 def test_each_row_goes_to_the_adapter_of_its_channel_and_an_unknown_channel_fails_at_once(

@@ -154,6 +154,9 @@ def test_a_claim_waits_behind_a_retried_mail_to_the_same_address_in_any_case(ser
         def close(self) -> None:
             pass
 
+        def warm(self) -> None:
+            pass
+
     outbox = Outbox(service.db, clock)
     channel = Refusing()
     channels = {"email": channel}

@@ -189,3 +189,26 @@ def test_a_boundary_is_never_a_line_of_the_mail(make_parts, clock, monkeypatch):
     assert isinstance(message, back)
     assert "--===============0000000000000000000==" in message.get_body(("plain",)).get_content()
     assert message.get_body(("html",)) is not None
+
+
+def test_a_worker_s_composer_made_ready_has_every_mail_template_compiled(make_parts, clock):
+    """As a worker starts, its e-mail adapter compiles every mail template (each kind's
+    and each game's parts) and loads the picture's rasteriser (Channel.warm)."""
+    parts = make_parts(clock)
+    channel = parts.channels["email"]
+    templates = channel.composer.templates
+
+    def cached() -> set[str]:
+        return {name for _loader, name in templates.cache}
+
+    wanted = {
+        name
+        for name in templates.list_templates(extensions=("txt", "html"))
+        if name.startswith("mail/") or "/mail/" in name
+    }
+    assert {f"mail/{kind}.{part}" for kind in Kind for part in ("txt", "html")} <= wanted
+    assert {"mall/mail/_turn.txt", "nim/mail/_turn.html"} <= wanted
+    assert not wanted & cached()
+    channel.warm()
+    assert wanted <= cached()
+    assert all("mail/" in name for name in cached())  # no web page's
