@@ -53,7 +53,7 @@ class PbemCelery(Celery):
         self._parts = parts
         # worker_init comes from any app's worker: each app its own receiver, which
         # looks at its own workers only (as Celery's Django fixup does)
-        signals.worker_init.connect(self._warm, dispatch_uid=("pbem.warm", uuid4().hex))
+        signals.worker_init.connect(self._warm, dispatch_uid=f"pbem.warm.{uuid4().hex}")
 
     def _warm(self, sender: Any = None, **_signal: Any) -> None:
         """As a worker of this app starts: every channel readies itself (see

@@ -15,7 +15,7 @@ import sys
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from email import message_from_bytes, quoprimime
+from email import base64mime, message_from_bytes, quoprimime
 from email.charset import RFC2047_CHROME_LEN, Charset
 from email.header import Header
 from email.message import EmailMessage
@@ -93,8 +93,9 @@ class _Utf8(Charset):
 
     def header_encode_lines(self, string: str, maxlengths: Any) -> list[str | None]:
         whole = string.encode("utf-8")
-        module = self._get_encoder(whole)  # the shorter of the two for the whole text
-        qp = module is quoprimime
+        # the shorter of the two for the whole text (utf-8's header encoding, SHORTEST)
+        qp = base64mime.header_length(whole) >= quoprimime.header_length(whole)
+        module = quoprimime if qp else base64mime
         extra = len("utf-8") + RFC2047_CHROME_LEN
         lines: list[str | None] = []
         current: list[str] = []

@@ -170,7 +170,7 @@ class Outbox:
                 ids = {f"id_{n}": channels[name].delivery_id() for n, name in enumerate(names)}
                 lease = timestamp(now + LEASE)
                 at_once = _claim_at_once(names)
-                found = at_once.first(conn, {"row": row_id, "lease": lease, **ids})
+                found: Record | None = at_once.first(conn, {"row": row_id, "lease": lease, **ids})
                 if found is not None:
                     return found
             row = conn.execute(_ROW.with_for_update(), {"id": row_id}).first()

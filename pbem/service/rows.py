@@ -60,7 +60,7 @@ def add_mails(conn: Connection, mails: list[dict[str, Any]]) -> list[int]:
         return []
     if all(mail.keys() == _MAIL_KEYS for mail in mails):
         return [
-            _ADD_ONE_MAIL.first(conn, {**mail, "payload": json_text(mail["payload"])}).id
+            _ADD_ONE_MAIL.rows(conn, {**mail, "payload": json_text(mail["payload"])})[0].id
             for mail in mails
         ]
     return list(conn.execute(_ADD_MAIL, mails).scalars())

@@ -245,10 +245,10 @@ class _Compiled:
                 value = bind.effective_value
                 fixed[name] = value if convert is None or value is None else convert(value)
         self.args: Callable[[Mapping[str, Any]], Any] = _arguments(self.order, fixed)
-        columns = list(
-            getattr(statement, "selected_columns", None)
-            or getattr(statement, "exported_columns", ())
-        )
+        selected: Any = getattr(statement, "selected_columns", None)
+        if selected is None:  # an INSERT or UPDATE ... RETURNING's columns (or none)
+            selected = getattr(statement, "exported_columns", ())
+        columns = list(selected)
         self.convert = [
             c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
         ]
