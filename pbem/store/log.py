@@ -3,6 +3,7 @@ its hash chain."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select
@@ -23,8 +24,11 @@ from .tables import Event, core_table
 
 EVENTS = core_table(Event)
 _INSERT = Statement(insert(EVENTS).values({c.name: bindparam(c.name) for c in EVENTS.c}))
-_ONE = select(EVENTS).where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.seq == bindparam("seq"))
-_RANGE = (
+# The reads of every history, mail and answer: prebuilt (see Statement).
+_ONE = Statement(
+    select(EVENTS).where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.seq == bindparam("seq"))
+)
+_RANGE = Statement(
     select(EVENTS)
     .where(
         EVENTS.c.game_id == bindparam("g"),
@@ -33,22 +37,31 @@ _RANGE = (
     )
     .order_by(EVENTS.c.seq)
 )
-_BY_KEY = select(EVENTS).where(
-    EVENTS.c.game_id == bindparam("g"), EVENTS.c.idempotency_key == bindparam("key")
+_BY_KEY = Statement(
+    select(EVENTS).where(
+        EVENTS.c.game_id == bindparam("g"), EVENTS.c.idempotency_key == bindparam("key")
+    )
 )
-_UNDOS = (
+_UNDOS = Statement(
     select(EVENTS)
     .where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.type == UNDO_DONE)
     .order_by(EVENTS.c.seq)
 )
-_OF_TYPES = (
-    select(EVENTS)
-    .where(
-        EVENTS.c.game_id == bindparam("g"),
-        EVENTS.c.type.in_(bindparam("types", expanding=True)),
+
+
+@functools.cache
+def _of_types(types: tuple[str, ...]) -> Statement:
+    """The events of these types, prebuilt once for each set of types asked."""
+    return Statement(
+        select(EVENTS)
+        .where(
+            EVENTS.c.game_id == bindparam("g"),
+            EVENTS.c.type.in_([bindparam(f"t{n}", t) for n, t in enumerate(types)]),
+        )
+        .order_by(EVENTS.c.seq)
     )
-    .order_by(EVENTS.c.seq)
-)
+
+
 _LAST_OTHER = (
     select(EVENTS.c.seq)
     .where(
@@ -128,7 +141,7 @@ def _envelope(row: Any, created: dict[str, Any]) -> Envelope:
 
 
 def created(conn: Connection, game_id: str) -> Envelope | None:
-    row = conn.execute(_ONE, {"g": game_id, "seq": 1}).first()
+    row = _ONE.first(conn, {"g": game_id, "seq": 1})
     return None if row is None else _envelope(row, row.payload)
 
 
@@ -144,9 +157,9 @@ def events(
     conn: Connection, game_id: str, *, after: int = 0, upto: int | None = None
 ) -> list[Envelope]:
     """The game's events with after < seq <= upto, in order, payloads upcast."""
-    rows = conn.execute(
-        _RANGE, {"g": game_id, "after": after, "upto": _NO_END if upto is None else upto}
-    ).all()
+    rows = _RANGE.rows(
+        conn, {"g": game_id, "after": after, "upto": _NO_END if upto is None else upto}
+    )
     if not rows:
         return []
     first = rows[0].payload if rows[0].seq == 1 else created_payload(conn, game_id)
@@ -156,7 +169,7 @@ def events(
 def of_kinds(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> list[Envelope]:
     """The game's events of these kinds only, in order, payloads upcast (a whole log
     read and decoded would cost a long game more than every move before it)."""
-    rows = conn.execute(_OF_TYPES, {"g": game_id, "types": [k.TYPE for k in kinds]}).all()
+    rows = _of_types(tuple(k.TYPE for k in kinds)).rows(conn, {"g": game_id})
     if not rows:
         return []
     first = rows[0].payload if rows[0].seq == 1 else created_payload(conn, game_id)
@@ -182,7 +195,7 @@ def last_but(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> i
 
 def undos(conn: Connection, game_id: str) -> list[Envelope]:
     """The game's UndoDone events, in order: what history must not show again."""
-    rows = conn.execute(_UNDOS, {"g": game_id}).all()
+    rows = _UNDOS.rows(conn, {"g": game_id})
     if not rows:
         return []
     first = created_payload(conn, game_id)
@@ -190,7 +203,7 @@ def undos(conn: Connection, game_id: str) -> list[Envelope]:
 
 
 def by_idempotency_key(conn: Connection, game_id: str, key: str) -> Envelope | None:
-    row = conn.execute(_BY_KEY, {"g": game_id, "key": key}).first()
+    row = _BY_KEY.first(conn, {"g": game_id, "key": key})
     if row is None:
         return None
     return _envelope(row, created_payload(conn, game_id))
@@ -199,7 +212,7 @@ def by_idempotency_key(conn: Connection, game_id: str, key: str) -> Envelope | N
 def chain_problems(conn: Connection, game_id: str) -> list[str]:
     """What is wrong with the stored chain: gaps, broken links, hashes that do not
     match the stored fields. Empty when the log is intact."""
-    rows = conn.execute(_RANGE, {"g": game_id, "after": 0, "upto": _NO_END}).all()
+    rows = _RANGE.rows(conn, {"g": game_id, "after": 0, "upto": _NO_END})
     problems = []
     prev = GENESIS
     for number, row in enumerate(rows, start=1):
