@@ -81,8 +81,11 @@ class Composer:
         return make_msgid(domain=self.settings.mail_domain)
 
     def warm(self) -> None:
-        """Compile every mail template (each kind's and each game's parts) and load
-        the picture's rasteriser: what the first mails of a worker would wait for."""
+        """Import every game's part of the mails, compile every mail template (each
+        kind's and each game's parts) and load the picture's rasteriser: what the
+        first mails of a worker would wait for."""
+        for plugin in GAMES.values():
+            mails_of(plugin)
         for name in self.templates.list_templates(extensions=("txt", "html")):
             if name.startswith("mail/") or "/mail/" in name:
                 self.templates.get_template(name)

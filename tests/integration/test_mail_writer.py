@@ -211,4 +211,9 @@ def test_a_worker_s_composer_made_ready_has_every_mail_template_compiled(make_pa
     assert not wanted & cached()
     channel.warm()
     assert wanted <= cached()
+    import sys
+
+    from pbem.games import GAMES
+
+    assert all(f"{plugin.package}.mails" in sys.modules for plugin in GAMES.values())
     assert all("mail/" in name for name in cached())  # no web page's
