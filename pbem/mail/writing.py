@@ -13,7 +13,7 @@ import random
 import re
 import sys
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from email import base64mime, message_from_bytes, quoprimime
 from email.charset import RFC2047_CHROME_LEN, Charset
@@ -76,8 +76,24 @@ def written(name: str, text: str, *, encoded: bool = False) -> Written:
     plain = text.isascii() and (encoded or "=?" not in text)
     if plain and text.isprintable() and len(name) + 2 + len(text) <= _MAX_LINE:
         return Written(text)  # as email.header writes one short line of plain ASCII
+    if not plain and text.splitlines() == [text]:
+        return Written(_encoded_words(name, text))
     charset = "us-ascii" if plain else UTF8
     return Written(Header(text, charset, header_name=name).encode(linesep="\n"))
+
+
+def _encoded_words(name: str, text: str) -> str:
+    """One line of text in UTF-8 as `Header(text, "utf-8", header_name=name)` writes
+    it: its encoded words, the first after the header's name, each other on a line
+    of its own (an empty first line when not even one character fits there)."""
+
+    def room() -> Iterator[int]:
+        yield _MAX_LINE - len(name) - 2
+        while True:
+            yield _MAX_LINE - 1
+
+    first, *more = UTF8.header_encode_lines(text, room())
+    return "\n ".join(["" if first is None else first, *more])
 
 
 class _Utf8(Charset):

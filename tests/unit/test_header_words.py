@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.writing import UTF8, header_text
+from pbem.mail.writing import UTF8, header_text, written
 
 NAMES = st.sampled_from(["Subject", "To", "X", "In-Reply-To", "X-A-Header-Named-At-Great-Length"])
 TEXTS = st.text(
@@ -48,6 +48,38 @@ def test_encoded_words_are_cut_where_email_header_cuts_them(text, name, maxlinel
             _ours(text, name, maxlinelen)
         return
     assert _ours(text, name, maxlinelen) == expected
+
+
+@settings(max_examples=600)
+@given(TEXTS, NAMES)
+@example("Your turn in Mall abcdefghijklmnop (round 1) — answer by Fri 4 Dec 06:36 UTC", "Subject")
+@example("😀" * 3, "X-A-Header-Named-At-Great-Length-" + "x" * 40)  # nothing fits after the name
+@example("é\x0bü", "Subject")  # lines of their own: email.header writes them
+@example("é\u2028ü", "Subject")
+@example("=?utf-8?q?x?= é", "To")
+def test_a_header_is_written_as_email_header_writes_it(text, name):
+    if "\r" in text or "\n" in text:
+        return  # refused: a header is one line (tests/integration/test_mail_writer.py)
+    plain = text.isascii() and "=?" not in text
+    try:
+        expected = Header(text, "us-ascii" if plain else "utf-8", header_name=name).encode(
+            linesep="\n"
+        )
+    except Exception as error:  # a lone surrogate: refused alike
+        with pytest.raises(type(error)):
+            written(name, text)
+        return
+    assert written(name, text) == expected
+
+
+@pytest.mark.parametrize("name", ["Subject", "To", "X-A-Header-Named-At-Great-Length"])
+def test_words_fill_each_line_to_the_last_character_that_fits(name):
+    """Texts around every length at which a line is full, in both encodings."""
+    for filler in ("a", "字"):  # mostly one octet (quoted-printable), three (base64)
+        for count in range(1, 200):
+            text = "é" + filler * count
+            wanted = Header(text, "utf-8", header_name=name).encode(linesep="\n")
+            assert written(name, text) == wanted, (name, text)
 
 
 def _cleaned_one_by_one(text: str) -> str:
