@@ -124,3 +124,36 @@ def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
     newest, oldest = client.get("/dev/mail/2"), client.get("/dev/mail/1")  # the oldest is 1
     assert "Your legal actions" in newest.get_data(as_text=True)  # the first turn's mail
     assert "Your personal link" in oldest.get_data(as_text=True)  # the invitation
+
+
+def test_lines_that_begin_with_a_period_arrive_as_they_were_written():
+    """A line of a mail that begins with a period (or is one) is doubled on the way
+    (RFC 5321's transparency) and arrives as written: a lone period never ends the
+    mail early."""
+    from aiosmtpd.controller import Controller
+
+    from pbem.mail.deliver import Sender
+    from pbem.mail.writing import Mail
+
+    received: list[bytes] = []
+
+    class Keep:
+        async def handle_DATA(self, server, session, envelope) -> str:
+            received.append(envelope.original_content)
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    written = [
+        b".first\r\n..second\r\n.\r\nmid.dle\r\n.\r\n\r\n. \r\n.last\r\n",
+        b"Subject: x\r\n\r\nno period first\r\n",
+        b"ends without a line end.",
+    ]
+    try:
+        with Sender(Smtp("127.0.0.1", port)) as sender:
+            for data in written:
+                sender.send(Mail("a@example.com", ("b@example.com",), data))
+    finally:
+        controller.stop()
+    assert received == [*written[:2], written[2] + b"\r\n"]

@@ -94,3 +94,15 @@ def _cleaned_one_by_one(text: str) -> str:
 @example("Ann\u00a0Lee\u200b\u2028x\x00")
 def test_clean_header_text_is_the_same_for_printable_text(text):
     assert header_text(text) == _cleaned_one_by_one(text)
+
+
+@given(st.binary().map(lambda b: b.translate(bytes.maketrans(b"\x00\x01\x02", b".\r\n"))))
+@example(b".")
+@example(b"\n.")
+@example(b"\r\n.\r\n..\r\n")
+def test_periods_are_doubled_where_smtplib_doubles_them(data):
+    import smtplib
+
+    from pbem.mail.deliver import stuffed
+
+    assert stuffed(data) == smtplib._quote_periods(data)
