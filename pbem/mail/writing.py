@@ -92,8 +92,8 @@ def _encoded_words(name: str, text: str) -> str:
         while True:
             yield _MAX_LINE - 1
 
-    first, *more = UTF8.header_encode_lines(text, room())
-    return "\n ".join(["" if first is None else first, *more])
+    words = UTF8.header_encode_lines(text, room())  # None first: nothing fits there
+    return "\n ".join(["" if word is None else word for word in words])
 
 
 class _Utf8(Charset):
