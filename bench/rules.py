@@ -1,7 +1,10 @@
 """Benchmark of the mall rules' share of a stored move, call by call: the notation
 read and written, check, perform, the narration (in English and in German), the
 action's JSON and the state's snapshot, over recorded two-player greedy games, with
-no store at all (bench/store.py's "rules alone" is their sum).
+no store at all (bench/store.py's "rules alone" is their sum). Then the turn options
+of every position of those games (what a "your turn" mail previews: every legal
+action written, performed, narrated and as JSON), each position read afresh from its
+snapshot as the mail worker reads a game's head.
 
     python bench/rules.py [--games N] [--passes P]
 
@@ -18,6 +21,7 @@ import time
 from pbem.games import get
 from pbem.games.mall.simulation import play
 from pbem.i18n import speaking
+from pbem.service.queries import turn_options_in
 
 CALLS = ("format", "parse", "check", "perform", "narrate", "to_json", "dump_state")
 
@@ -59,6 +63,29 @@ def one_pass(games: list) -> tuple[dict[str, float], int]:
     return spent, moves
 
 
+def positions(games: list) -> list:
+    """The snapshot of every position of the games with a seat to move."""
+    rules = get("mall")
+    found = []
+    for game in games:
+        state = rules.setup(["A", "B"], {"seed": game.seed})
+        for _seat, action in game.actions:
+            found.append(rules.dump_state(state))
+            state = rules.perform(state, action)
+    return found
+
+
+def options_pass(snapshots: list) -> float:
+    """Seconds spent on the turn options of every position, each read afresh."""
+    rules = get("mall")
+    states = [rules.load_state(doc) for doc in snapshots]
+    clock = time.perf_counter
+    t0 = clock()
+    for state in states:
+        turn_options_in(rules, state, state.turn)
+    return clock() - t0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)
@@ -80,6 +107,15 @@ def main() -> None:
         for call in CALLS:
             best = min(spent[call] for spent, _ in passes)
             print(f"  {call:<11} {1e6 * best / moves:6.1f} µs")
+    snapshots = positions(games)
+    for language in ("en", "de"):
+        with speaking(language):
+            took = sorted(options_pass(snapshots) for _ in range(args.passes))
+        print(
+            f"\nturn options per position ({language}, {len(snapshots)} positions):"
+            f" best {1e6 * took[0] / len(snapshots):,.0f} µs"
+            f"  median {1e6 * statistics.median(took) / len(snapshots):,.0f} µs"
+        )
 
 
 if __name__ == "__main__":

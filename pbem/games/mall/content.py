@@ -193,10 +193,11 @@ class Content:
     balloons: tuple[BalloonSet, ...]
 
     @derived
-    def said(self) -> dict[tuple[object, str], str]:
+    def said(self) -> dict[tuple[object, str | tuple[str, ...]], str]:
         """Words about this content's pieces, kept once said, by the catalog that said
-        them and the piece (render.tile_words): the content never changes, and a
-        catalog says a piece one way only."""
+        them and the piece (render.tile_words) or the wants of customers arriving
+        (render._arrivals): the content never changes, and a catalog says a piece one
+        way only."""
         return {}
 
     @property

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
-from . import pieces
+from . import growth, pieces
 from .content import AttractionSpec, Condition, Content, Shape
+from .growth import grown
 from .pieces import ATTRACTION, DOCK, MAIN, STEPS, UNREACHABLE, Cell, Customer, Tile, derived
 
 __all__ = ["ATTRACTION", "DOCK", "MAIN", "Cell", "Customer", "Mall", "Tile"]
@@ -48,64 +50,37 @@ class Mall:
                 for spot, want in enumerate(arrivals, start=1)
             )
         mall = Mall(self.content, self.tiles + (tile,), customers)
-        mall._inherit(self, tile)
+        # The grid parts worked out here, for the new mall to grow from when first
+        # asked (growth.py): the parts, not this mall, so no line of malls stays alive.
+        mall.__dict__[growth.PARENT] = (tile, growth.handed_on(self, GROWN))
         return mall
-
-    def _inherit(self, parent: Mall, tile: Tile) -> None:
-        """Seed this mall's grid caches from its parent's, where the parent has them:
-        one new tile changes them only around itself. Pure speed; a test checks the
-        result against a mall that computes everything afresh."""
-        known, mine = parent.__dict__, self.__dict__
-        if "tile" in known:
-            mine["tile"] = {**known["tile"], tile.id: tile}
-        if "height" in known:
-            mine["height"] = max(known["height"], max(y for _, y in tile.cells))
-        if "elements" in known:
-            elements = known["elements"]
-            if tile.is_element:
-                elements = {**elements, tile.cells[0]: tile.kind}
-            mine["elements"] = elements
-        if "owner" not in known:
-            return
-        owner = mine["owner"] = {**known["owner"], **dict.fromkeys(tile.cells, tile)}
-        if "build_cells" in known:
-            cells = set(known["build_cells"]).difference(tile.cells)
-            below = tile.platforms if tile.kind == ATTRACTION else tile.cells
-            cells.update((x, y + 1) for x, y in below if (x, y + 1) not in owner and y >= 1)
-            mine["build_cells"] = tuple(sorted(cells, key=pieces.floor_first))
-        if "neighbours" in known:
-            near = dict(known["neighbours"])
-            touching = {
-                other.id
-                for x, y in tile.cells
-                for dx, dy in STEPS
-                if (other := owner.get((x + dx, y + dy))) is not None and other is not tile
-            }
-            for other in touching:
-                near[other] = near[other] | {tile.id}
-            near[tile.id] = frozenset(touching)
-            mine["neighbours"] = near
 
     # -- the grid ------------------------------------------------------------------
 
-    @derived
+    @grown(growth.owner)
     def owner(self) -> dict[Cell, Tile]:
         return {cell: tile for tile in self.tiles for cell in tile.cells}
 
-    @derived
+    @grown(growth.tile)
     def tile(self) -> dict[str, Tile]:
         return {tile.id: tile for tile in self.tiles}
+
+    @grown(growth.tile_rows)
+    def tile_rows(self) -> list[list[Any]]:
+        """The tiles as a snapshot holds them (Tile.snapshot_row), in order: to write
+        out, never to change."""
+        return [t.snapshot_row() for t in self.tiles]
 
     @derived
     def customer(self) -> dict[str, Customer]:
         return {c.id: c for c in self.customers}
 
-    @derived
+    @grown(growth.elements)
     def elements(self) -> dict[Cell, str]:
         """Category of every cell that holds an element."""
         return {t.cells[0]: t.kind for t in self.tiles if t.is_element}
 
-    @derived
+    @grown(growth.height)
     def height(self) -> int:
         return max(y for tile in self.tiles for _, y in tile.cells)
 
@@ -118,7 +93,7 @@ class Mall:
             return cell in tile.platforms
         return True
 
-    @derived
+    @grown(growth.build_cells)
     def build_cells(self) -> tuple[Cell, ...]:
         """Every cell where an element may be placed, by floor then column."""
         cells = {
@@ -134,7 +109,7 @@ class Mall:
     def waiting(self) -> tuple[Customer, ...]:
         return tuple(c for c in self.customers if not c.satisfied)
 
-    @derived
+    @grown(growth.neighbours)
     def neighbours(self) -> dict[str, frozenset[str]]:
         near: dict[str, set[str]] = {tile.id: set() for tile in self.tiles}
         owner = self.owner
@@ -194,11 +169,25 @@ class Mall:
     def reachers(self, cell: Cell, want: str) -> tuple[str, ...]:
         """Ids of the waiting customers wanting `want` that can reach a new store at
         `cell`, sorted: those whose walk reaches a tile beside it (for one cell, much
-        cheaper than `reach_cells`, which answers for every cell at once)."""
-        x, y = cell
-        beside = {t.id for dx, dy in STEPS if (t := self.owner.get((x + dx, y + dy))) is not None}
-        wanting = [c for c in self.waiting if c.want == want]
-        return tuple(sorted(c.id for c in wanting if not beside.isdisjoint(self.walk_costs(c.on))))
+        cheaper than `reach_cells`, which answers for every cell at once). Kept per
+        cell and want: a move's check and perform ask alike, and so do the previews of
+        every tile of one kind built on one cell."""
+        cache = self._reachers
+        found = cache.get((cell, want))
+        if found is None:
+            x, y = cell
+            owner = self.owner
+            beside = {t.id for dx, dy in STEPS if (t := owner.get((x + dx, y + dy))) is not None}
+            wanting = [c for c in self.waiting if c.want == want]
+            found = tuple(
+                sorted(c.id for c in wanting if not beside.isdisjoint(self.walk_costs(c.on)))
+            )
+            cache[cell, want] = found
+        return found
+
+    @derived
+    def _reachers(self) -> dict[tuple[Cell, str], tuple[str, ...]]:
+        return {}
 
     def build_choices(self, want: str | None) -> tuple[tuple[int, int, str | None], ...]:
         """(x, y, customer to name) for every placement of a new element, in list
@@ -397,3 +386,6 @@ class Mall:
     def bay_positions(self) -> tuple[int, ...]:
         xs = [x for t in self.tiles if t.kind in (MAIN, DOCK) for x, _ in t.cells]
         return tuple(x for x in range(min(xs) - 2, max(xs) + 2) if self.bay_problem(x) is None)
+
+
+GROWN = growth.parts(Mall)

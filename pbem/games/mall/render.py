@@ -4,6 +4,9 @@ reader's language; ids, notation and the drawn grid stay as they are."""
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
+
 from pbem import i18n
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
@@ -186,10 +189,18 @@ def _what(before: State, action: Action, placed: tuple[Tile, ...]) -> str:
     return _("a pass")
 
 
-def _arrivals(wants: list[str]) -> str:
+def _arrivals(wants: tuple[str, ...], content: Content) -> str:
     """ "a customer arrives, wanting food", "2 customers arrive, both wanting hobby",
-    "3 customers arrive, wanting food, hobby and fashion"."""
-    wants = [said(w) for w in wants]
+    "3 customers arrive, wanting food, hobby and fashion". Said once per catalog and
+    wants, as tile_words: the previews of a turn say it of every place of a tile."""
+    key = (i18n.translations(i18n.language()), wants)
+    words = content.said.get(key)
+    if words is None:
+        words = content.said[key] = _arrivals_words([said(w) for w in wants])
+    return words
+
+
+def _arrivals_words(wants: list[str]) -> str:
     if len(wants) == 1:
         return _("a customer arrives, wanting %(want)s", want=wants[0])
     if len(set(wants)) == 1:
@@ -222,9 +233,11 @@ def narrate(before: State, action: Action, after: State) -> str:
     elif change < 0:
         first = _("%(what)s, paying %(notes)s", what=first, notes=_notes(-change))
     parts = [first]
-    # A mall keeps its customers in order, newcomers last (Mall.add): side by side,
-    # the old and the new show who moved, with no lookup by id in either mall.
-    pairs = zip(old.mall.customers, new.mall.customers, strict=False)
+    # A mall keeps its customers in order, newcomers last, and one who did not move
+    # is the same object in the new mall (Mall.add): side by side, only the pairs that
+    # differ (found in C) are looked at, with no lookup by id in either mall.
+    was_all, now_all = old.mall.customers, new.mall.customers
+    pairs = compress(zip(was_all, now_all, strict=False), map(is_not, was_all, now_all))
     moved = [(was, now) for was, now in pairs if now.satisfied and not was.satisfied]
     for was, now in sorted(moved, key=lambda pair: pair[1].id):
         parts.append(
@@ -235,9 +248,9 @@ def narrate(before: State, action: Action, after: State) -> str:
                 now=tile_words(now.on, content),
             )
         )
-    arrived = new.mall.customers[len(old.mall.customers) :]
+    arrived = now_all[len(was_all) :]
     if arrived:
-        parts.append(_arrivals([c.want for c in arrived]))
+        parts.append(_arrivals(tuple(c.want for c in arrived), content))
     if after.end_triggered and not before.end_triggered:
         parts.append(_("the end of the game is triggered"))
     return "; ".join(parts)

@@ -289,7 +289,7 @@ def _take_money(state: State, player: PlayerState, action: Money) -> Outcome:
         "bank": state.bank - bonus,
         "notes": state.notes + (tile,),
     }
-    return changes, replace(player, money=player.money + 1 + bonus), last
+    return changes, _changed(player, player.money + 1 + bonus, player.mall), last
 
 
 def _build(state: State, player: PlayerState, action: Build) -> Outcome:
@@ -307,7 +307,7 @@ def _build(state: State, player: PlayerState, action: Build) -> Outcome:
     else:
         mall = mall.add(tile, arrivals=spec.wants)
     changes = {"dispenser": dispenser, "supply": supply, "bank": state.bank + cost}
-    return changes, replace(player, money=player.money - cost, mall=mall), last
+    return changes, _changed(player, player.money - cost, mall), last
 
 
 def _build_attraction(state: State, player: PlayerState, action: BuildAttraction) -> Outcome:
@@ -316,7 +316,7 @@ def _build_attraction(state: State, player: PlayerState, action: BuildAttraction
     cells = tuple(sorted((action.x + c, action.y + r) for c, r, _ in shape.cells))
     platforms = frozenset((action.x + c, action.y + r) for c, r, k in shape.cells if k == "P")
     tile = Tile(spec.id, ATTRACTION, cells, platforms, action.mirror)
-    player = replace(player, mall=player.mall.add(tile))
+    player = _changed(player, player.money, player.mall.add(tile))
     triggered = False
     if not spec.personal:
         built = set(state.built_by) | {spec.id}
@@ -328,8 +328,17 @@ def _dock(state: State, player: PlayerState, action: Dock) -> Outcome:
     bay = state.content.bays[action.id]
     tile = Tile(bay.id, DOCK, ((action.x, 1), (action.x + 1, 1)))
     notes = min(bay.notes, state.bank)
-    player = replace(player, money=player.money + notes, mall=player.mall.add(tile, bay.customers))
+    player = _changed(player, player.money + notes, player.mall.add(tile, bay.customers))
     return {"bank": state.bank - notes}, player, False
+
+
+def _changed(player: PlayerState, money: int, mall: Mall) -> PlayerState:
+    """The player with new money and mall (dataclasses.replace, looping over every
+    field, costs as much again). Every field by name: a field added to PlayerState
+    without a default fails here at once, not later."""
+    return PlayerState(
+        seat=player.seat, name=player.name, money=money, secret=player.secret, mall=mall
+    )
 
 
 def _next_turn(state: State, seat: int, triggered: bool) -> tuple[bool, int | None, int]:

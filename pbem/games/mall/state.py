@@ -41,7 +41,7 @@ class PlayerState:
             "name": self.name,
             "money": self.money,
             "secret": self.secret,
-            "tiles": [t.snapshot_row() for t in mall.tiles],
+            "tiles": mall.tile_rows,
             "customers": [[c.id, c.want, c.on, c.satisfied] for c in mall.customers],
         }
 
