@@ -266,7 +266,7 @@ def _encoded(text: str) -> tuple[str, bytes]:
     if max((len(line) for line in lines), default=0) <= _MAX_LINE:
         return ("7bit" if text.isascii() else "8bit"), _CRLF.join(lines) + _CRLF
     sniff = b"\n".join(lines[:10]) + b"\n"
-    sniff_qp = quoprimime.body_encode(sniff.decode("latin-1"), _MAX_LINE)
+    sniff_qp = quoted_printable(sniff.decode("latin-1"))
     if len(sniff_qp) > len(binascii.b2a_base64(sniff)):
         whole = b"\n".join(lines) + b"\n"
         step = _MAX_LINE // 4 * 3
@@ -277,8 +277,33 @@ def _encoded(text: str) -> tuple[str, bytes]:
         return "base64", _crlf(encoded)
     if len(lines) <= 10:
         return "quoted-printable", _crlf(sniff_qp)
-    whole_qp = quoprimime.body_encode((b"\n".join(lines) + b"\n").decode("latin-1"), _MAX_LINE)
+    whole_qp = quoted_printable((b"\n".join(lines) + b"\n").decode("latin-1"))
     return "quoted-printable", _crlf(whole_qp)
+
+
+_BREAKS = re.compile(r"\r\n|\r|\n")
+
+
+def quoted_printable(text: str) -> str:
+    """`quoprimime.body_encode(text, _MAX_LINE)`, as the standard writer encodes a
+    part (text: its bytes read as Latin-1), with each line encoded once per process:
+    a line's encoding depends on that line alone, and most lines of a mail's HTML,
+    its layout, are the same in every mail. A test holds the two side by side."""
+    if not text:
+        return text
+    lines = _BREAKS.split(text)
+    ended = text[-1] in "\r\n"
+    if ended:
+        lines.pop()  # the empty piece after the last line break (splitlines has none)
+    encoded = [_quoted_line(line) for line in lines]
+    if ended:
+        encoded.append("")
+    return "\n".join(encoded)
+
+
+@lru_cache(maxsize=4096)
+def _quoted_line(line: str) -> str:
+    return quoprimime.body_encode(line, _MAX_LINE)
 
 
 def _crlf(text: str) -> bytes:

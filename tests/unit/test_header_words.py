@@ -106,3 +106,27 @@ def test_periods_are_doubled_where_smtplib_doubles_them(data):
     from pbem.mail.deliver import stuffed
 
     assert stuffed(data) == smtplib._quote_periods(data)
+
+
+LATIN_1 = st.lists(
+    st.one_of(
+        st.characters(max_codepoint=255),
+        st.sampled_from(["\r", "\n", "\r\n", " ", "\t", "=", "a" * 30, "\xc3", "\xa9"]),
+    ),
+    max_size=200,
+).map("".join)
+
+
+@given(LATIN_1)
+@example("")
+@example("\n")
+@example("a\r")
+@example("a\n\n")
+@example("x" * 77 + " \n" + "y" * 76 + "\t")  # a line ending in a space, at every room
+@example("x" * 76 + "=" + "\r\n" + "é" * 40)
+def test_a_body_is_quoted_printable_as_the_standard_writer_encodes_it(text):
+    from email import quoprimime
+
+    from pbem.mail.writing import quoted_printable
+
+    assert quoted_printable(text) == quoprimime.body_encode(text, 78)
