@@ -6,6 +6,7 @@ skipped. Each thread keeps its own SMTP connection between mails."""
 
 from __future__ import annotations
 
+import functools
 import smtplib
 import threading
 from collections.abc import Mapping
@@ -37,7 +38,21 @@ class Smtp:
 class _Smtp(smtplib.SMTP):
     """smtplib's client, with a mail's lines that begin with a period doubled by a
     replace of bytes rather than its regular expression (a turn mail with its
-    picture is tens of kilobytes, and the expression looks at every one of them)."""
+    picture is tens of kilobytes, and the expression looks at every one of them),
+    and each envelope address quoted once per process (smtplib parses the sender
+    and every recipient again for each mail)."""
+
+    def mail(self, sender: str, options: Any = ()) -> tuple[int, bytes]:
+        if any(option.lower() == "smtputf8" for option in options):
+            return super().mail(sender, options)  # it changes how commands are written
+        extra = " " + " ".join(options) if options and self.does_esmtp else ""
+        self.putcmd("mail", f"FROM:{_quoted(sender)}{extra}")
+        return self.getreply()
+
+    def rcpt(self, recip: str, options: Any = ()) -> tuple[int, bytes]:
+        extra = " " + " ".join(options) if options and self.does_esmtp else ""
+        self.putcmd("rcpt", f"TO:{_quoted(recip)}{extra}")
+        return self.getreply()
 
     def data(self, msg: Any) -> tuple[int, bytes]:
         if not isinstance(msg, bytes):
@@ -51,6 +66,11 @@ class _Smtp(smtplib.SMTP):
             quoted += b"\r\n"
         self.send(quoted + b".\r\n")
         return self.getreply()
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted(address: str) -> str:
+    return smtplib.quoteaddr(address)
 
 
 def stuffed(data: bytes) -> bytes:

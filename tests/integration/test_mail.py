@@ -157,3 +157,46 @@ def test_lines_that_begin_with_a_period_arrive_as_they_were_written():
     finally:
         controller.stop()
     assert received == [*written[:2], written[2] + b"\r\n"]
+
+
+def test_the_envelope_is_said_as_smtplib_says_it():
+    """The sender and recipients (and SIZE) reach the server as smtplib's own client
+    sends them, mail after mail."""
+    import smtplib
+
+    from aiosmtpd.controller import Controller
+
+    from pbem.mail.deliver import Sender
+    from pbem.mail.writing import Mail
+
+    seen: list[tuple] = []
+
+    class Keep:
+        async def handle_DATA(self, server, session, envelope) -> str:
+            seen.append(
+                (envelope.mail_from, envelope.rcpt_tos, envelope.mail_options, envelope.content)
+            )
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    mails = [
+        Mail("noreply@pbem.localhost", ("ann@example.com",), b"Subject: 1\r\n\r\none\r\n"),
+        Mail("noreply@pbem.localhost", ("a.b+c@x-y.example.org",), b"Subject: 2\r\n\r\n.two\r\n"),
+        Mail("noreply@pbem.localhost", ("ann@example.com",), b"Subject: 3\r\n\r\nthree\r\n"),
+    ]
+    try:
+        with Sender(Smtp("127.0.0.1", port)) as sender:
+            for mail in mails:
+                sender.send(mail)
+        ours = list(seen)
+        seen.clear()
+        with smtplib.SMTP("127.0.0.1", port) as plain:
+            for mail in mails:
+                plain.sendmail(mail.sender, list(mail.recipients), mail.data)
+    finally:
+        controller.stop()
+    assert len(ours) == 3 and ours == seen
+    assert ours[1][:2] == ("noreply@pbem.localhost", ["a.b+c@x-y.example.org"])
+    assert any(option.upper().startswith("SIZE=") for option in ours[0][2])
