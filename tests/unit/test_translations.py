@@ -4,9 +4,12 @@ gettext, and the language of the moment chosen and restored as documented."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from jinja2 import Environment
 
 from pbem import catalogs, i18n, resources
@@ -150,6 +153,25 @@ def test_a_moment_is_written_the_readers_way() -> None:
     with i18n.speaking("de"):
         assert i18n.moment(moment).startswith("Do.")
         assert i18n.moment(moment).endswith("14:00 UTC")
+
+
+@given(
+    st.datetimes(
+        min_value=datetime(2000, 1, 1),
+        max_value=datetime(2100, 1, 1),
+        timezones=st.sampled_from([UTC, timezone(timedelta(hours=5, minutes=30))]),
+    ),
+    st.sampled_from([*i18n.LANGUAGES, "xx"]),
+)
+def test_a_moment_is_said_as_babel_says_it_to_the_minute(when, language) -> None:
+    """Each minute is said once (a cache): the same words as babel's for any second
+    of it, in every language (an unknown one in English)."""
+    from babel.dates import format_datetime
+
+    pattern = i18n.MOMENT.get(language, i18n.MOMENT[i18n.DEFAULT])
+    with i18n.speaking(language):
+        expected = format_datetime(when.astimezone(UTC), pattern, tzinfo=UTC, locale=i18n.locale())
+        assert i18n.moment(when) == f"{expected} UTC"
 
 
 @pytest.mark.parametrize(
