@@ -282,6 +282,7 @@ def _encoded(text: str) -> tuple[str, bytes]:
 
 
 _BREAKS = re.compile(r"\r\n|\r|\n")
+_REMEMBERED = 1000  # the longest line kept encoded (a layout's are a few hundred)
 
 
 def quoted_printable(text: str) -> str:
@@ -295,7 +296,10 @@ def quoted_printable(text: str) -> str:
     ended = text[-1] in "\r\n"
     if ended:
         lines.pop()  # the empty piece after the last line break (splitlines has none)
-    encoded = [_quoted_line(line) for line in lines]
+    encoded = [
+        _quoted_line(line) if len(line) <= _REMEMBERED else quoprimime.body_encode(line, _MAX_LINE)
+        for line in lines
+    ]
     if ended:
         encoded.append("")
     return "\n".join(encoded)

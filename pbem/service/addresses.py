@@ -25,7 +25,7 @@ def checked_address(text: str) -> str:
     """`text` as an address a mail can be built for (surrounding spaces removed);
     NotAnAddress, saying why, when it is not one."""
     address = text.strip() if isinstance(text, str) else ""
-    if _fine(address):
+    if len(address) <= MAX_LENGTH and _fine(address):  # (the remembered are short)
         return address
     why = _problem(address)
     if why:

@@ -28,3 +28,15 @@ def test_a_bad_address_is_refused_every_time_in_the_language_of_the_moment(addre
     assert "is not an email address" in str(english.value)
     assert "ist keine E-Mail-Adresse" in str(german.value)
     assert str(again.value) == str(english.value)
+
+
+def test_a_long_address_is_refused_and_never_remembered():
+    """Only what could be an address is remembered: a long text sent as one fills no
+    memory, however often it is sent."""
+    from pbem.service import addresses
+
+    kept = addresses._fine.cache_info().currsize
+    for n in range(3):
+        with pytest.raises(NotAnAddress, match="longer than"):
+            checked_address("a" * 100_000 + f"{n}@example.com")
+    assert addresses._fine.cache_info().currsize == kept

@@ -124,6 +124,7 @@ LATIN_1 = st.lists(
 @example("a\n\n")
 @example("x" * 77 + " \n" + "y" * 76 + "\t")  # a line ending in a space, at every room
 @example("x" * 76 + "=" + "\r\n" + "é" * 40)
+@example("é" * 1500 + "\n" + "a" * 1001 + "\r\n" + "b " * 600)  # lines too long to keep
 def test_a_body_is_quoted_printable_as_the_standard_writer_encodes_it(text):
     from email import quoprimime
 
