@@ -170,8 +170,13 @@ def visible_text(html: str) -> str:
     return re.sub(r"&#?\w+;", " ", text)
 
 
+# Letters and digits together are an id (a game's, a token, a tile's "R13.2"), not
+# words: a game id "k3of7..." holds no "of" to translate.
+_IDS = re.compile(r"\w*\d\w*")
+
+
 def english_left(text: str, *, allowed: frozenset[str] = frozenset()) -> list[str]:
     """The English words in `text` (pass a page through visible_text first); words
-    in `allowed` (players' names, what they typed) are left out."""
-    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)*", text)  # "höher" is one word
+    in `allowed` (players' names, what they typed) are left out, and so are ids."""
+    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)*", _IDS.sub(" ", text))  # "höher": one
     return [w for w in words if w.lower() in ENGLISH and w not in allowed]

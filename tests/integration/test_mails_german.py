@@ -369,3 +369,12 @@ def test_the_german_sentences_are_written_to_fit_72_columns(make_parts, clock, m
     for kind, message in written.items():
         for line in _parts_of(message)["text"].splitlines():
             assert len(_LINK.sub("", line)) <= 72, (kind, line)
+
+
+def test_an_id_is_not_read_as_english_words():
+    """A random game id between the words ("k3of7...") is no English "of"; the words
+    around it still are read."""
+    from german import english_left
+
+    assert english_left("Du bist am Zug in Mall k3of7the2and5 (Runde 1)") == []
+    assert english_left("Your turn in Mall k3of7the2and5 of") == ["Your", "turn", "of"]
