@@ -28,6 +28,8 @@ class Held:
         self._mine = threading.local()  # .connection, .busy of the calling thread
         self._lock = threading.Lock()
         self._all: dict[threading.Thread, Connection] = {}
+        self._busy: set[Connection] = set()  # inside a transaction now
+        self._doomed: set[Connection] = set()  # closed when their transaction ends
         self._pid = os.getpid()
 
     def take(self, engine: Engine) -> Connection | None:
@@ -66,6 +68,8 @@ class Held:
         if driver is None:
             raise RuntimeError("the connection is closed")
         self._mine.busy = True
+        with self._lock:
+            self._busy.add(connection)
         try:
             begin(connection, {})
             try:
@@ -84,14 +88,25 @@ class Held:
                 connection.commit()
         finally:
             self._mine.busy = False
+            with self._lock:
+                self._busy.discard(connection)
+                doomed = connection in self._doomed
+                self._doomed.discard(connection)
+            if doomed:  # let go of by close_all while it was in use
+                _close(connection)
 
     def close_all(self) -> None:
-        """Close every thread's connection (each takes a new one when next asked)."""
+        """Close every thread's connection (each takes a new one when next asked);
+        one that a thread is using now is closed when its transaction ends (closing
+        a connection under another thread's statement can crash the driver)."""
         with self._lock:
             held, self._all = self._all, {}
             if self._pid == os.getpid():
                 for connection in held.values():
-                    _close(connection)
+                    if connection in self._busy:
+                        self._doomed.add(connection)
+                    else:
+                        _close(connection)
 
 
 def _close(connection: Connection) -> None:

@@ -140,3 +140,31 @@ def test_a_forked_process_opens_its_own_connection(db):
     assert child.exitcode == 0
     assert done.get(timeout=5) == 1  # its own, not the parent's
     assert _rows(db) == [(7, "child")]  # and the parent's still works
+
+
+def test_a_connection_in_use_is_closed_only_when_its_transaction_ends(db):
+    """Disposing of the database (a test's end, a shutdown) while another thread is
+    inside a transaction leaves that thread's statements running on its connection
+    (closing it under them can crash the driver); it is closed once that ends."""
+    inside, disposed = threading.Event(), threading.Event()
+    seen: list[object] = []
+
+    def read() -> None:
+        try:
+            with db.reading() as conn:
+                inside.set()
+                disposed.wait(10)
+                seen.append(conn.execute(text("SELECT count(*) FROM t")).scalar())
+                seen.append(conn)
+        except Exception as error:  # the old way: "Cannot operate on a closed database"
+            seen.append(error)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert inside.wait(10)
+    db.dispose()
+    disposed.set()
+    reader.join(10)
+    assert seen[0] == 0, seen
+    assert seen[1].closed  # closed as its transaction ended
+    assert _rows(db) == []  # and this thread goes on with a new one
