@@ -14,11 +14,13 @@ from typing import Any
 
 from sqlalchemy import select
 
+from pbem import i18n
 from pbem.games import Game as Rules
 from pbem.store import log
 from pbem.store.events import (
     GameCreated,
     Holder,
+    LanguageChosen,
     Player,
     SeatReplaced,
     mail_choices,
@@ -64,7 +66,8 @@ def moved(tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, afte
         for seat in seats:
             to_seat(tx, seq, Kind.GAME_OVER, seat, {})
         for former in former_holders(tx, seats):
-            notice(tx, seq, Kind.GAME_OVER, None, former.pop("email"), former)
+            to, language = former.pop("email"), former.pop("language")
+            notice(tx, seq, Kind.GAME_OVER, None, to, former, language=language)
         return
     if rules.round(after) > rules.round(before):
         # A seat that gets its turn mails as they come reads the round's scores in
@@ -217,24 +220,41 @@ def to_seat(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any])
 def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
     """The people who held a seat of this game and were replaced (by a bot or by
     another person), once each, leaving out anyone who holds a seat now: the
-    seat, their name and address, and the holder they were (their token's hash)."""
+    seat, their name and address, the holder they were (their token's hash) and
+    the language they last chose while they held it."""
     if not seats:
         return []
     now = {s.email.lower() for s in seats if s.email and not is_bot(s)}
     current = {s.seat: None if is_bot(s) else s.token_sha256 for s in seats}
     held: list[tuple[int, Player | Holder]] = []
-    for envelope in log.of_kinds(tx.conn, tx.game_id, (GameCreated, SeatReplaced)):
+    holding: dict[int, str | None] = {}  # seat -> its holder's token hash, as the log goes
+    language: dict[str, str] = {}  # a holder's token hash -> the language they chose
+    kinds = (GameCreated, SeatReplaced, LanguageChosen)
+    for envelope in log.of_kinds(tx.conn, tx.game_id, kinds):
         event = envelope.event
         if isinstance(event, GameCreated):
             held += [(p.seat, p) for p in event.players if p.controller == "human"]
-        elif isinstance(event, SeatReplaced) and event.holder is not None:
-            held.append((event.seat, event.holder))
+            holding = {p.seat: p.token_sha256 for p in event.players if p.controller == "human"}
+        elif isinstance(event, SeatReplaced):
+            holding[event.seat] = None if event.holder is None else event.holder.token_sha256
+            if event.holder is not None:
+                held.append((event.seat, event.holder))
+        elif isinstance(event, LanguageChosen):
+            holder = holding.get(event.seat)
+            if holder is not None:
+                language[holder] = event.language
     former: dict[str, dict[str, Any]] = {}
     for seat, p in held:
         email = (p.email or "").lower()
         if email and email not in now and p.token_sha256 != current.get(seat):
             former.setdefault(
                 email,
-                {"seat": seat, "name": p.name, "email": p.email, "holder": p.token_sha256},
+                {
+                    "seat": seat,
+                    "name": p.name,
+                    "email": p.email,
+                    "holder": p.token_sha256,
+                    "language": language.get(p.token_sha256, i18n.DEFAULT),
+                },
             )
     return list(former.values())

@@ -15,7 +15,7 @@ from pbem.games.mall import apply, parse, setup
 from pbem.service import BadRequest, Forbidden, Illegal, PlayerSpec, Stale
 from pbem.service.tokens import token_hash
 from pbem.store import log
-from pbem.store.tables import Seat
+from pbem.store.tables import Outbox, Seat
 
 from support import SHORT, outbox, play_out, token, two_players
 
@@ -134,6 +134,35 @@ def test_the_end_of_a_round_goes_in_the_turn_mails_and_the_end_mails_everyone(se
     assert kinds[-2:] == [("game_over", 1), ("game_over", 2)]
     doc = service.state_at(created.game_id)
     assert doc["status"] == "finished" and doc["turn"] is None
+
+
+def test_people_who_once_held_a_seat_are_told_the_end_in_the_language_they_chose(service):
+    players = [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")]
+    created = service.create_game(players, None, SHORT)
+    game = created.game_id
+    service.set_language(game, token(created, 1), "de")  # Ann's own choice
+    dora = service.replace_seat(game, 1, "human", name="Dora", email="dora@example.com").token
+    # Ben chose nothing; Cat, who reads German, takes his seat, then a bot takes hers
+    service.replace_seat(game, 2, "human", name="Cat", email="cat@example.com", language="de")
+    service.replace_seat(game, 2, "bot")
+    service.set_language(game, dora, "de")  # what Dora chooses is hers, not Ann's
+    while (state := service.state_at(game))["turn"] is not None:
+        if state["turn"] == 1:
+            service.submit_action(game, dora, service.legal(game, 1)[0], state["seq"])
+        else:
+            service.play_bots(game)
+    with service.db.read() as s:
+        over = s.exec(
+            select(Outbox.address, Outbox.seat, Outbox.language).where(
+                Outbox.game_id == game, Outbox.kind == "game_over"
+            )
+        ).all()
+    assert sorted(over, key=lambda row: row[0]) == [
+        ("ann@example.com", None, "de"),
+        ("ben@example.com", None, "en"),
+        ("cat@example.com", None, "de"),
+        ("dora@example.com", 1, "de"),
+    ]
 
 
 def test_a_timeout_lets_the_greedy_bot_play_and_is_refused_once_the_game_moved(service):

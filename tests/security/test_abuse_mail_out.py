@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import socket
+from dataclasses import replace
 from email import policy
 from email.parser import BytesParser
 from email.utils import format_datetime, parsedate_to_datetime
@@ -282,6 +283,25 @@ def test_a_person_replaced_by_a_bot_is_told_and_still_gets_the_game_over_mail(
         body = text_of(over) + html_of(over)
         assert token(created, 1) not in body and token(created, 2) not in body and cat not in body
         assert f"/g/{game}/watch" in body
+
+
+def test_a_person_who_once_held_a_seat_reads_the_end_in_their_own_language(
+    service, outbox, composer, server
+):
+    people = [replace(PEOPLE[0], language="de"), PEOPLE[1]]
+    created = service.create_game(people, None, SHORT)
+    game = created.game_id
+    for seat in (1, 2):
+        service.replace_seat(game, seat, "bot")
+    service.play_bots(game)
+    assert service.state_at(game)["turn"] is None
+    send(outbox, composer, server)
+    (ann,) = [m for m in server.to("ann@example.com") if m["X-Pbem-Kind"] == "game_over"]
+    (ben,) = [m for m in server.to("ben@example.com") if m["X-Pbem-Kind"] == "game_over"]
+    assert ann["Subject"].endswith(": Die Partie ist zu Ende")
+    assert text_of(ann).startswith("Hallo Ann,")
+    assert ben["Subject"].endswith(": the game is over")
+    assert text_of(ben).startswith("Hello Ben,")
 
 
 # -- 11. a Date on every mail ---------------------------------------------------------
