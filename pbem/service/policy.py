@@ -228,7 +228,8 @@ def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
     current = {s.seat: None if is_bot(s) else s.token_sha256 for s in seats}
     held: list[tuple[int, Player | Holder]] = []
     holding: dict[int, str | None] = {}  # seat -> its holder's token hash, as the log goes
-    language: dict[str, str] = {}  # a holder's token hash -> the language they chose
+    speaks: dict[int, str] = {}  # seat -> its language, as the log goes
+    language: dict[str, str] = {}  # a holder's token hash -> the language they read
     kinds = (GameCreated, SeatReplaced, LanguageChosen)
     for envelope in log.of_kinds(tx.conn, tx.game_id, kinds):
         event = envelope.event
@@ -239,7 +240,11 @@ def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
             holding[event.seat] = None if event.holder is None else event.holder.token_sha256
             if event.holder is not None:
                 held.append((event.seat, event.holder))
+                # a new holder reads the seat's language until a choice says otherwise
+                # (none is recorded when theirs is the one the seat had)
+                language[event.holder.token_sha256] = speaks.get(event.seat, i18n.DEFAULT)
         elif isinstance(event, LanguageChosen):
+            speaks[event.seat] = event.language
             holder = holding.get(event.seat)
             if holder is not None:
                 language[holder] = event.language

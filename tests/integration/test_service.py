@@ -141,14 +141,15 @@ def test_people_who_once_held_a_seat_are_told_the_end_in_the_language_they_chose
     created = service.create_game(players, None, SHORT)
     game = created.game_id
     service.set_language(game, token(created, 1), "de")  # Ann's own choice
-    dora = service.replace_seat(game, 1, "human", name="Dora", email="dora@example.com").token
+    # Dora reads German too, the seat's language already (so no choice is recorded)
+    service.replace_seat(game, 1, "human", name="Dora", email="dora@example.com", language="de")
+    eve = service.replace_seat(game, 1, "human", name="Eve", email="eve@example.com").token
     # Ben chose nothing; Cat, who reads German, takes his seat, then a bot takes hers
     service.replace_seat(game, 2, "human", name="Cat", email="cat@example.com", language="de")
     service.replace_seat(game, 2, "bot")
-    service.set_language(game, dora, "de")  # what Dora chooses is hers, not Ann's
     while (state := service.state_at(game))["turn"] is not None:
         if state["turn"] == 1:
-            service.submit_action(game, dora, service.legal(game, 1)[0], state["seq"])
+            service.submit_action(game, eve, service.legal(game, 1)[0], state["seq"])
         else:
             service.play_bots(game)
     with service.db.read() as s:
@@ -161,7 +162,8 @@ def test_people_who_once_held_a_seat_are_told_the_end_in_the_language_they_chose
         ("ann@example.com", None, "de"),
         ("ben@example.com", None, "en"),
         ("cat@example.com", None, "de"),
-        ("dora@example.com", 1, "de"),
+        ("dora@example.com", None, "de"),
+        ("eve@example.com", 1, "en"),
     ]
 
 
