@@ -171,6 +171,10 @@ class Pages(Protocol):
     script: str | None
     # The stylesheet of the game's partials in its `static/` folder, or None.
     stylesheet: str | None
+    # The text of every `<style>` element the game's drawings carry on a page (an
+    # SVG keeps its own style, for mails and downloads too): the pages' Content
+    # Security Policy allows exactly these, by their hash, and no style attribute.
+    inline_styles: Sequence[str]
     # The JSON API's OpenAPI document: the schema of the game's state document beyond
     # the parts every game has (id, seq, head_hash, game, status, round, turn,
     # players' seat and name, winners), as {"required": [...], "properties": {...}};

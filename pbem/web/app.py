@@ -27,6 +27,7 @@ from pbem.service import ServiceError
 
 from . import limits
 from .context import parts
+from .csp import content_security_policy
 from .redact import hide_secrets_in_request_log, redact
 
 csrf = CSRFProtect()
@@ -36,19 +37,6 @@ JSON_PREFIXES = ("/api/", "/inbound/")  # answered in JSON, errors included
 CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 # Header values arrive as Latin-1, where UTF-8 bytes may look like C1 controls.
 HEADER_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        # The SVG drawings carry their own <style>, and one input a style attribute.
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
 
 
 def create_app(parts: Parts | None = None) -> Flask:
@@ -210,7 +198,7 @@ def _security_headers(response: Response) -> Response:
     """Headers that keep every page and answer from being framed, sniffed or leaking
     its address; HSTS once the site is served over https."""
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault("Content-Security-Policy", content_security_policy())
     headers.setdefault("X-Frame-Options", "DENY")
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "no-referrer")

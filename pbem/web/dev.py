@@ -8,11 +8,12 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, Response, abort, make_response, render_template
 
 from pbem.mail.catcher import received
 
 from .context import parts
+from .csp import with_inline_styles
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
 
@@ -34,17 +35,21 @@ def mails() -> str:
 
 
 @bp.get("/mail/<int:number>")
-def mail(number: int) -> str:
+def mail(number: int) -> Response:
     messages = _messages()
     if not 1 <= number <= len(messages):
         abort(404)
     message = messages[number - 1]
     html = message.get_body(("html",))
     text = message.get_body(("plain",))
-    return render_template(
-        "dev_mail_one.html",
-        number=number,
-        message=message,
-        text=text.get_content() if text else "",
-        html=html.get_content() if html else None,
+    page = make_response(
+        render_template(
+            "dev_mail_one.html",
+            number=number,
+            message=message,
+            text=text.get_content() if text else "",
+            html=html.get_content() if html else None,
+        )
     )
+    page.headers["Content-Security-Policy"] = with_inline_styles()
+    return page

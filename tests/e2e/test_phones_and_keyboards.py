@@ -135,6 +135,36 @@ def test_no_page_is_wider_than_a_phone(tour, browser, shoot):
     assert page.errors == []
 
 
+def test_no_page_breaks_its_content_security_policy(tour, browser):
+    """No style (nor anything else) the browser refuses: the policy allows no style
+    attribute and only the drawings' own <style>, so a page that wrote one would lose
+    its look without a word. Your mall on a phone still keeps thumb-wide cells (the
+    turn script sets the width the drawing names)."""
+    page = tour.enter(browser, PHONE, has_touch=True, is_mobile=True)
+    page.add_init_script(
+        "window.refused = [];"
+        "document.addEventListener('securitypolicyviolation', e => window.refused.push("
+        "[e.effectiveDirective, e.blockedURI, e.sample].join(' ')));"
+    )
+    refused = {}
+    for name, url in tour.pages().items():
+        visit(page, name, url)
+        page.wait_for_load_state("load")
+        seen = page.evaluate("window.refused || []")
+        if seen:
+            refused[name] = seen
+        if name == "seat-turn":
+            mall = page.locator(".mall-card.yours svg")
+            wide = float(mall.get_attribute("data-touch-width"))
+            kept = page.evaluate(
+                "getComputedStyle(document.querySelector('.mall-card.yours svg')).minWidth"
+            )
+            assert float(kept.removesuffix("px")) == pytest.approx(wide, abs=0.01)
+            assert mall.get_attribute("style").startswith("--touch-width:")
+    assert refused == {}, refused
+    assert page.errors == []
+
+
 def test_on_a_phone_the_preview_and_play_stay_on_screen_and_the_chosen_cell_is_marked(
     tour, browser, shoot
 ):

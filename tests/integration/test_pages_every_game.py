@@ -5,8 +5,11 @@ the game's own board; a nim page says nothing of the mall."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -67,7 +70,53 @@ def get_ok(client, url: str) -> str:
     answer = client.get(url)
     text = answer.get_data(as_text=True)
     assert answer.status_code == 200, (url, answer.status_code, text[-500:])
+    styles_allowed(answer)
     return text
+
+
+class Styles(HTMLParser):
+    """The tags with a style attribute, and the text of every <style> element."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attributes: list[str] = []
+        self.elements: list[str] = []
+        self._inside: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if any(name == "style" for name, _ in attrs):
+            self.attributes.append(tag)
+        if tag == "style":
+            self._inside = []
+
+    def handle_endtag(self, tag) -> None:
+        if tag == "style" and self._inside is not None:
+            self.elements.append("".join(self._inside))
+            self._inside = None
+
+    def handle_data(self, data) -> None:
+        if self._inside is not None:
+            self._inside.append(data)
+
+
+def styles_allowed(answer) -> None:
+    """The page's Content Security Policy applies every style it has: no style
+    attribute (none is allowed), and each <style> allowed by its hash."""
+    policy = dict(
+        (d.strip().split(" ", 1) + [""])[:2]
+        for d in answer.headers["Content-Security-Policy"].split(";")
+    )
+    assert (
+        "'unsafe-inline'" not in policy["style-src"]
+        and "'unsafe-hashes'" not in policy["style-src"]
+    )
+    found = Styles()
+    found.feed(answer.get_data(as_text=True))
+    found.close()
+    assert found.attributes == [], f"style attributes on {found.attributes}"
+    for text in found.elements:
+        digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy["style-src"].split(), text[:200]
 
 
 def every_page_of(app, parts, game: str, game_id: str, tokens: dict[int, str]) -> list[str]:
@@ -262,6 +311,25 @@ def test_the_error_pages_answer_in_words(web):
     assert wrong.status_code == 403 and "This link is not valid" in wrong.get_data(as_text=True)
     beyond = client.get("/no/such/page")
     assert beyond.status_code == 404 and "There is no such page" in beyond.get_data(as_text=True)
+    for answer in (missing, wrong, beyond):
+        styles_allowed(answer)
+
+
+def test_the_rules_pages_and_the_game_list_apply_every_style_they_have(web):
+    app, parts = web
+    new_game(parts, "mall", 2)
+    client = app.test_client()
+    for url in ("/rules", *(f"/rules/{name}" for name in GAMES), "/", "/new", "/my-games"):
+        page = get_ok(client, url)  # get_ok holds each to the policy
+        if url == "/rules/mall":
+            assert "<svg" in page and "<style>" in page  # the attractions' shapes
+            assert '<svg class="swatch"' in page  # the kinds' colours, as drawings
+
+
+def test_the_style_check_sees_what_it_checks():
+    found = Styles()
+    found.feed('<p style="x"><svg><style>.a{b:c}</style><rect style="d"/></svg></p>')
+    assert found.attributes == ["p", "rect"] and found.elements == [".a{b:c}"]
 
 
 def test_the_api_document_names_every_game_and_bot_and_each_state_fits_it(web):

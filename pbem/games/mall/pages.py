@@ -26,9 +26,10 @@ from .explain import (
     said,
 )
 from .rulebook import rules as rules  # the "rules" partial's context
-from .svg_dispenser import dispenser_svg
+from .svg_common import MALL_STYLE
+from .svg_dispenser import DISPENSER_STYLE, dispenser_svg
 from .svg_mall import mall_svg
-from .svg_shape import shape_svg
+from .svg_shape import SHAPE_STYLE, shape_svg
 from .turn_words import script_words
 
 CONTENT = load()
@@ -41,6 +42,7 @@ partials = {
 }
 script: str | None = "play.js"
 stylesheet: str | None = "mall.css"
+inline_styles: Sequence[str] = (MALL_STYLE, DISPENSER_STYLE, SHAPE_STYLE)
 
 
 @dataclass

@@ -159,7 +159,9 @@ def svg_element(
     width, height = size
     label, summary = heading
     role = "group" if controls else "img"
-    wide = f' style="--touch-width: {num(touch_width)}px"' if touch_width else ""
+    # the turn script sets it as the drawing's --touch-width (no style attribute: the
+    # pages' Content Security Policy allows none)
+    wide = f' data-touch-width="{num(touch_width)}"' if touch_width else ""
     return "\n".join(
         [
             f'<svg xmlns="{SVG_NS}" class="pbem-{kind}" viewBox="0 0 {num(width)} {num(height)}"'

@@ -24,6 +24,7 @@ partials = {
 }
 script: str | None = None  # the plain form is the whole turn
 stylesheet: str | None = None
+inline_styles: Sequence[str] = ()  # no drawings
 DRAWN = 40  # tokens drawn one by one; a bigger pile is drawn as this many and a number
 
 

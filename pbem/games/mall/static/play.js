@@ -19,6 +19,10 @@
   var preview = document.getElementById("preview");
   var picker = document.getElementById("picker");
   var mall = document.querySelector(".mall-card.yours svg");
+  // A thumb-wide cell on a phone (mall.css): the drawing names its width in CSS px.
+  if (mall && mall.dataset.touchWidth) {
+    mall.style.setProperty("--touch-width", mall.dataset.touchWidth + "px");
+  }
   var dispenser = document.querySelector(".dispenser svg");
   var mode = null;
   var origin = null; // what was pressed to start choosing: Escape returns focus to it
