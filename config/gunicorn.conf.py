@@ -7,7 +7,12 @@
 pbem/_data/ in an installed wheel.)
 
 The access log hides the token of personal links (/g/ID/TOKEN) and any Authorization
-or Cookie header, whatever access_log_format asks for."""
+or Cookie header, whatever access_log_format asks for. gunicorn's control socket
+(gunicornc) is the instance folder's gunicorn.ctl: gunicorn's own default is one path
+per user, which a second server takes over from the first."""
+
+from pbem.config import instance_folder
 
 logger_class = "pbem.web.redact.GunicornLogger"
 accesslog = "-"
+control_socket = str(instance_folder() / "gunicorn.ctl")

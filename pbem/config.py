@@ -78,12 +78,18 @@ def _coerce(name: str, kind: type, value: Any) -> Any:
     return value
 
 
+def instance_folder(environ: Mapping[str, str] | None = None) -> Path:
+    """The instance's folder: PBEM_INSTANCE_DIR, or ./instance."""
+    environ = os.environ if environ is None else environ
+    return Path(environ.get("PBEM_INSTANCE_DIR") or Path.cwd() / "instance").absolute()
+
+
 def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
     """Settings from the defaults, the instance file and the environment, then any
     keyword overrides (for tests)."""
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = tomllib.loads(DEFAULTS.read_text(encoding="utf-8"))
-    instance = Path(environ.get("PBEM_INSTANCE_DIR") or Path.cwd() / "instance").absolute()
+    instance = instance_folder(environ)
     instance_file = Path(environ.get("PBEM_INSTANCE_FILE", instance / "pbem.toml"))
     if instance_file.exists():
         values.update(tomllib.loads(instance_file.read_text(encoding="utf-8")))

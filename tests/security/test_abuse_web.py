@@ -383,6 +383,57 @@ def test_gunicorn_with_the_shipped_config_logs_no_token(tmp_path):
     assert tokens[1] not in output and tokens[2] not in output
 
 
+def test_each_gunicorn_keeps_its_control_socket_in_its_own_instance_folder(tmp_path):
+    """gunicorn's default control socket is one path per user: a second server would
+    take it over from the first (and remove it when it stops)."""
+    home = tmp_path / "home"
+    servers = {}
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        folder.mkdir()
+        port = _free_port()
+        env = {
+            **os.environ,
+            "HOME": str(home),
+            "PBEM_INSTANCE_DIR": str(folder),
+            "PBEM_DATABASE_URL": f"sqlite:///{folder / 'g.sqlite3'}",
+            "PBEM_SECRET_KEY": "gunicorn-secret",
+            "PBEM_BROKER_URL": "",
+        }
+        env.pop("XDG_RUNTIME_DIR", None)
+        command = [str(Path(sys.executable).parent / "gunicorn"), "-c"]
+        command += [str(ROOT / "config" / "gunicorn.conf.py"), "-b", f"127.0.0.1:{port}"]
+        servers[name] = subprocess.Popen(
+            [*command, "pbem.web.app:create_app()"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/static/site.css")
+                break
+            except OSError:
+                time.sleep(0.1)
+    try:
+        for _ in range(50):  # the control server starts in a thread of its own
+            if all((tmp_path / name / "gunicorn.ctl").is_socket() for name in servers):
+                break
+            time.sleep(0.1)
+        for name in servers:
+            with socket.socket(socket.AF_UNIX) as control:
+                control.connect(str(tmp_path / name / "gunicorn.ctl"))
+        assert not (home / ".gunicorn").exists()
+        servers["a"].terminate()
+        servers["a"].wait(timeout=20)
+        assert (tmp_path / "b" / "gunicorn.ctl").is_socket()  # b's own is left alone
+    finally:
+        for server in servers.values():
+            server.terminate()
+            server.wait(timeout=20)
+
+
 def test_pbem_web_never_prints_the_database_password():
     url = "postgresql+psycopg://pbem:s3cret-pass@db.example/pbem"
     settings = load_settings({}, database_url=url, secret_key="s")
