@@ -1,6 +1,7 @@
 """The one scheduler process: every few seconds it sweeps the database and hands the
-work it finds to the Celery workers; once a day it makes the digests. Everything it
-decides comes from the database, so two of them, or a restart, repeat nothing."""
+work it finds to the Celery workers; once a day it makes the digests, and forgets the
+seat sessions and sign-ins that can no longer be used. Everything it decides comes
+from the database, so two of them, or a restart, repeat nothing."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import logging
 from apscheduler.schedulers.blocking import BlockingScheduler
 from celery import Celery
 
+from pbem.service import Service
 from pbem.service.sweep import Sweeper, Work
 
 from .app import DELIVER, PLAY_BOT, TIME_OUT, WorkerParts
@@ -56,6 +58,18 @@ def make_digests(celery: Celery, sweeper: Sweeper) -> None:
         log.exception("making the digests failed")
 
 
+def prune_once(service: Service) -> dict[str, int] | None:
+    """The daily clean-up of seat sessions and sign-ins that can no longer be used;
+    a failure is logged and tried again tomorrow. None when it failed."""
+    try:
+        gone = service.prune()
+    except Exception:
+        log.exception("pruning the seat sessions and sign-ins failed")
+        return None
+    log.info("pruned %d seat sessions and %d sign-ins", gone["seat_sessions"], gone["sign_ins"])
+    return gone
+
+
 def run(parts: WorkerParts, celery: Celery) -> None:
     """Sweep every `sweep_seconds`, and make the digests daily at `digest_hour`,
     until stopped."""
@@ -73,6 +87,9 @@ def run(parts: WorkerParts, celery: Celery) -> None:
     )
     scheduler.add_job(
         make_digests, "cron", args=[celery, sweeper], hour=parts.settings.digest_hour, minute=0
+    )
+    scheduler.add_job(
+        prune_once, "cron", args=[parts.service], hour=parts.settings.digest_hour, minute=30
     )
     sweep_once(celery, sweeper)
     scheduler.start()

@@ -11,10 +11,10 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from pbem import i18n
 from pbem.i18n import N_
@@ -27,6 +27,7 @@ from . import history, queries, rows
 from .errors import Forbidden
 from .notices import Kind
 from .sessions import IDLE
+from .sessions import prune as prune_sessions
 from .tokens import seat_token
 from .unit import Context
 
@@ -79,6 +80,23 @@ def seats_of(ctx: Context, address: str) -> list[HeldSeat]:
         HeldSeat(r.game_id, r.seat, seat_token(ctx.key, r.game_id, r.seat, r.token_nonce))
         for r in found
     ]
+
+
+def prune_sign_ins(conn: Connection, now: datetime) -> int:
+    """Delete the sign-ins that can no longer be used: links unused past LINK_LIFE,
+    and sign-ins whose browser's time (SIGNED_IN) is over. Returns how many went."""
+    unused = SIGN_INS.c.used_at.is_(None) & (SIGN_INS.c.created_at < timestamp(now - LINK_LIFE))
+    over = SIGN_INS.c.used_at.is_not(None) & (SIGN_INS.c.used_at < timestamp(now - SIGNED_IN))
+    gone: int = conn.execute(delete(SIGN_INS).where(unused | over)).rowcount
+    return gone
+
+
+def prune(ctx: Context) -> dict[str, int]:
+    """Forget what can no longer be used: seat sessions that cannot open their seat,
+    and sign-ins that are over. How many of each went."""
+    now = ctx.clock()
+    with ctx.db.writing() as conn:
+        return {"seat_sessions": prune_sessions(conn, now), "sign_ins": prune_sign_ins(conn, now)}
 
 
 def ask_to_sign_in(ctx: Context, email: str, window: timedelta) -> list[int]:

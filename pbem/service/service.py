@@ -359,6 +359,11 @@ class Service:
         """End a browser's sign-in session."""
         dashboard.sign_out(self._ctx, session_id)
 
+    def prune(self) -> dict[str, int]:
+        """Forget the seat sessions and sign-ins that can no longer be used (the
+        scheduler's daily job); how many of each went."""
+        return dashboard.prune(self._ctx)
+
     def feed_seats(self, named: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
         """Of (game, seat, seat session digest), the seats that session still holds."""
         return dashboard.feed_seats(self._ctx, named)

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, exists, insert, select, update
 
 from pbem.store.database import Database
 from pbem.store.events import parse_timestamp, timestamp
@@ -93,3 +93,20 @@ class SeatSessions:
                     SESSIONS.c.id_sha256 == _digest(session_id), SESSIONS.c.game_id == game_id
                 )
             )
+
+
+def prune(conn: Connection, now: datetime) -> int:
+    """Delete every session that can no longer open its seat: idle longer than IDLE,
+    or of a seat handed on since (a new token), or to a bot, or gone. Returns how
+    many went."""
+    held = exists().where(
+        and_(
+            SEATS.c.game_id == SESSIONS.c.game_id,
+            SEATS.c.seat == SESSIONS.c.seat,
+            SEATS.c.token_sha256 == SESSIONS.c.token_sha256,
+            ~SEATS.c.controller.startswith("bot:"),
+        )
+    )
+    idle = SESSIONS.c.last_seen_at < timestamp(now - IDLE)
+    gone: int = conn.execute(delete(SESSIONS).where(idle | ~held)).rowcount
+    return gone

@@ -1,0 +1,76 @@
+"""The scheduler's daily clean-up: seat sessions that can no longer open their seat
+(idle a year, the seat handed to someone else or to a bot) and sign-ins that are over
+(a link unused in time, a browser's signed-in time ended) are deleted; everything
+still usable stays and still works."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from sqlalchemy import func, insert, select, text
+
+from pbem.service import PlayerSpec
+from pbem.service.dashboard import LINK_LIFE, SIGN_INS, SIGNED_IN
+from pbem.service.sessions import IDLE, SESSIONS, SeatSessions
+from pbem.store.events import timestamp
+from worker import scheduler
+
+PEOPLE = [PlayerSpec(n, f"{n.lower()}@example.com") for n in ("Ann", "Ben", "Cy", "Di")]
+
+
+def _count(service, table) -> int:
+    with service.db.reading() as conn:
+        return conn.execute(select(func.count()).select_from(table)).scalar_one()
+
+
+def _sign_in(service, nonce: str, created, used=None) -> None:
+    row = {"id_sha256": nonce, "address": "ann@example.com", "created_at": timestamp(created)}
+    row |= {"used_at": timestamp(used) if used else None, "session_sha256": None}
+    with service.db.writing() as conn:
+        conn.execute(insert(SIGN_INS), row)
+
+
+def test_only_what_can_no_longer_be_used_is_forgotten(service, clock):
+    created = service.create_game(PEOPLE, None, {"seed": "prune"})
+    game = created.game_id
+    token = {s.seat: s.token for s in created.seats}
+    sessions = SeatSessions(service.db, service.settings.signing_key(), clock)
+    idle = sessions.open(game, 1, token[1])
+    clock.advance(days=200)
+    kept = sessions.open(game, 2, token[2])  # seen 200 days later than the idle one
+    handed = sessions.open(game, 3, token[3])
+    to_bot = sessions.open(game, 4, token[4])
+    service.replace_seat(game, 3, "human", name="Eve", email="eve@example.com")
+    service.replace_seat(game, 4, "bot")
+    clock.advance(days=IDLE.days - 200, seconds=1)  # the first is idle a year and a second
+    now = clock()
+    _sign_in(service, "fresh-link", now - LINK_LIFE / 2)
+    _sign_in(service, "stale-link", now - LINK_LIFE - timedelta(seconds=1))
+    _sign_in(service, "signed-in", now - SIGNED_IN, used=now - SIGNED_IN + timedelta(hours=1))
+    _sign_in(service, "over", now - SIGNED_IN * 2, used=now - SIGNED_IN - timedelta(seconds=1))
+    assert service.prune() == {"seat_sessions": 3, "sign_ins": 2}
+    with service.db.reading() as conn:
+        left = conn.execute(select(SESSIONS.c.seat)).scalars().all()
+        links = conn.execute(select(SIGN_INS.c.id_sha256).order_by(SIGN_INS.c.id_sha256))
+        assert sorted(left) == [2] and links.scalars().all() == ["fresh-link", "signed-in"]
+    assert sessions.token(game, kept) == token[2]  # still opens its seat
+    for gone in (idle, handed, to_bot):
+        assert sessions.token(game, gone) is None
+    assert service.prune() == {"seat_sessions": 0, "sign_ins": 0}  # nothing more to do
+
+
+def test_a_prune_that_fails_is_logged_and_the_next_one_works(service, clock, caplog):
+    created = service.create_game(PEOPLE, None, {"seed": "prune"})
+    sessions = SeatSessions(service.db, service.settings.signing_key(), clock)
+    sessions.open(created.game_id, 1, created.seats[0].token)
+    service.replace_seat(created.game_id, 1, "bot")
+    with service.db.writing() as conn:
+        conn.execute(text("ALTER TABLE sign_ins RENAME TO sign_ins_away"))
+    with caplog.at_level(logging.ERROR, logger="worker.scheduler"):
+        assert scheduler.prune_once(service) is None  # logged, not raised
+    assert any("pruning" in r.getMessage() for r in caplog.records)
+    assert _count(service, SESSIONS) == 1  # one transaction: nothing half done
+    with service.db.writing() as conn:
+        conn.execute(text("ALTER TABLE sign_ins_away RENAME TO sign_ins"))
+    assert scheduler.prune_once(service) == {"seat_sessions": 1, "sign_ins": 0}
