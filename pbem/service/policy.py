@@ -221,7 +221,7 @@ def former_holders(tx: Tx, seats: list[Record]) -> list[dict[str, Any]]:
     """The people who held a seat of this game and were replaced (by a bot or by
     another person), once each, leaving out anyone who holds a seat now: the
     seat, their name and address, the holder they were (their token's hash) and
-    the language they last chose while they held it."""
+    the language their mails were in when they last held it."""
     if not seats:
         return []
     now = {s.email.lower() for s in seats if s.email and not is_bot(s)}
