@@ -16,6 +16,8 @@ from pbem import resources
 PROJECT = resources.CHECKOUT  # the repository's root, for tools run from a checkout
 DEFAULTS = resources.CONFIG / "defaults.toml"
 DEV_SECRET_KEY = "dev-only-not-secret"
+# A site name longer than this would crowd a page title and a mail's sender.
+SITE_NAME_LONGEST = 60
 
 
 class ConfigError(ValueError):
@@ -30,6 +32,7 @@ class Settings:
     secret_key: str
     admin_key: str
     inbound_secret: str
+    site_name: str
     base_url: str
     mail_domain: str
     smtp_url: str
@@ -113,5 +116,10 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
         raise ConfigError("live_poll_seconds: 0 (pages do not poll) to 3600 seconds")
     if values["trusted_proxies"] < 0:
         raise ConfigError("trusted_proxies: the number of proxies in front of the app, 0 or more")
+    name = values["site_name"]
+    if not name.strip() or len(name) > SITE_NAME_LONGEST or not name.isprintable():
+        raise ConfigError(
+            f"site_name: 1 to {SITE_NAME_LONGEST} printable characters, not {name[:80]!r}"
+        )
     values["database_url"] = values["database_url"].replace("{instance}", str(instance))
     return Settings(**values)

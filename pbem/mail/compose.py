@@ -69,10 +69,11 @@ class Composer:
     def __init__(self, service: Service, settings: Settings) -> None:
         self.service = service
         self.settings = settings
-        self.templates = environment(auto_reload=settings.dev)
+        self.templates = environment(settings.site_name, auto_reload=settings.dev)
         # Headers that are the same in every mail (folded once, see writing._header).
-        sender = Address("Mall by mail", "noreply", settings.mail_domain)
-        self._from, self.sender = str(sender), sender.addr_spec
+        self.sender = Address("", "noreply", settings.mail_domain).addr_spec
+        self._from_name = header_text(settings.site_name)
+        self._from = written_address("From", self._from_name, self.sender)
         self.pictures = Pictures(service, settings.mail_domain)
         # A game read once per mail: its mails at one moment share what it is then.
         self.moments = service.moments(MOMENTS_KEPT)
@@ -117,7 +118,7 @@ class Composer:
         subject, context = write(self, row)
         # The headers written per mail go as they are on the wire (see writing.Written).
         to = checked_address(row.address)
-        headers = [
+        headers: list[tuple[str, str]] = [
             ("Subject", written("Subject", header_text(subject))),
             ("From", self._from),
             ("To", written_address("To", header_text(context.get("name", "")), to)),
@@ -133,7 +134,7 @@ class Composer:
             headers.append(("References", written("References", references)))
             if "reply_to" in context:
                 reply_to = context["reply_to"]  # our own signed address
-                headers.append(("Reply-To", written_address("Reply-To", "Mall by mail", reply_to)))
+                headers.append(("Reply-To", written_address("Reply-To", self._from_name, reply_to)))
         automatic = "auto-replied" if kind is Kind.ANSWER else "auto-generated"
         headers += [("Auto-Submitted", automatic), ("X-Pbem-Kind", kind.value)]
         text = self.templates.get_template(f"mail/{kind}.txt").render(context)

@@ -22,10 +22,11 @@ from .wording import together
 TEMPLATES = resources.TEMPLATES
 
 
-def environment(auto_reload: bool = True) -> Environment:
+def environment(site_name: str, auto_reload: bool = True) -> Environment:
     """The mail templates: templates/mail/ for what every game's mails say, and each
-    game's templates/ folder under its name ("nim/mail/_turn.txt"). Without
-    `auto_reload` a template is read once per process (no look at its file per mail)."""
+    game's templates/ folder under its name ("nim/mail/_turn.txt"), signed with the
+    site's name. Without `auto_reload` a template is read once per process (no look
+    at its file per mail)."""
     games: dict[str, BaseLoader] = {
         name: FileSystemLoader(str(plugin.templates)) for name, plugin in GAMES.items()
     }
@@ -38,6 +39,7 @@ def environment(auto_reload: bool = True) -> Environment:
         lstrip_blocks=True,
     )
     i18n.install(env)  # a mail speaks its reader's language (i18n.speaking)
+    env.globals["site_name"] = site_name
     env.filters["together"] = together  # "Ann and Ben", "Anna und Bernd"
     return env
 

@@ -131,7 +131,12 @@ def create_app(parts: Parts | None = None) -> Flask:
 
     @app.context_processor
     def site() -> dict:
-        return {"dev": parts.settings.dev, "live_every": parts.settings.live_poll_seconds}
+        settings = parts.settings
+        return {
+            "dev": settings.dev,
+            "live_every": settings.live_poll_seconds,
+            "site_name": settings.site_name,
+        }
 
     return app
 

@@ -76,7 +76,7 @@ def atom(token: str) -> Response:
     base = parts().settings.base_url.rstrip("/")
     feed = FeedGenerator()
     feed.id(f"{base}/feeds/{token}.atom")
-    feed.title(_("My deadlines — Mall by mail"))
+    feed.title(_("My deadlines — %(site)s", site=parts().settings.site_name))
     feed.link(href=f"{base}{url_for('mine.ask')}", rel="alternate")
     feed.updated(max((_when(g["deadline"]) for g in games), default=_now()))
     for game in reversed(games):  # feedgen puts the last entry added first
@@ -95,9 +95,9 @@ def atom(token: str) -> Response:
 def calendar(token: str) -> Response:
     base = parts().settings.base_url.rstrip("/")
     cal = Calendar()
-    cal.add("prodid", "-//Mall by mail//deadlines//EN")
+    cal.add("prodid", "-//pbem//deadlines//EN")  # the software that wrote it
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", _("My deadlines — Mall by mail"))
+    cal.add("x-wr-calname", _("My deadlines — %(site)s", site=parts().settings.site_name))
     for game in _summaries(token):
         if not game["deadline"]:
             continue

@@ -195,7 +195,7 @@ def document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {
-            "title": "pbem: Mall by mail, board games by mail",
+            "title": "pbem: board games by mail",
             "version": "1",
             "description": "Seat tokens (from a player's personal link) and the admin key "
             "are sent as `Authorization: Bearer <token>`.",

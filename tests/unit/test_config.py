@@ -37,11 +37,26 @@ def test_the_instance_file_overrides_defaults_and_the_environment_overrides_both
         ({"PBEM_LIVE_POLL_SECONDS": "-1"}, "live_poll_seconds: 0 .* to 3600 seconds"),
         ({"PBEM_LIVE_POLL_SECONDS": "3601"}, "live_poll_seconds: 0 .* to 3600 seconds"),
         ({"PBEM_LIVE_POLL_SECONDS": "soon"}, "live_poll_seconds: 'soon' is not a whole number"),
+        ({"PBEM_SITE_NAME": ""}, "site_name: 1 to 60 printable characters, not ''"),
+        ({"PBEM_SITE_NAME": "   "}, "site_name: 1 to 60 printable"),
+        ({"PBEM_SITE_NAME": "Games\r\nBcc: x@example.com"}, "site_name: 1 to 60 printable"),
+        ({"PBEM_SITE_NAME": "Games\tby mail"}, "site_name: 1 to 60 printable"),
+        ({"PBEM_SITE_NAME": "Games\u2028by mail"}, "site_name: 1 to 60 printable"),
+        ({"PBEM_SITE_NAME": "x" * 61}, "site_name: 1 to 60 printable"),
     ],
 )
 def test_a_malformed_setting_is_named(environ, message, tmp_path):
     with pytest.raises(ConfigError, match=message):
         load_settings({"PBEM_INSTANCE_DIR": str(tmp_path), **environ})
+
+
+def test_the_site_name_is_a_setting_in_any_script(tmp_path):
+    def site_name(**environ: str) -> str:
+        return load_settings({"PBEM_INSTANCE_DIR": str(tmp_path), **environ}).site_name
+
+    assert site_name() == "Mall by mail"
+    assert site_name(PBEM_SITE_NAME="Spieleabend per Post") == "Spieleabend per Post"
+    assert site_name(PBEM_SITE_NAME="x" * 60) == "x" * 60
 
 
 def test_an_unknown_setting_in_the_instance_file_is_refused(tmp_path):

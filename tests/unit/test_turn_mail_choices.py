@@ -23,7 +23,7 @@ OPTIONS = [
 @pytest.mark.parametrize("part", ["_turn.txt", "_turn.html"])
 def test_moves_alike_in_words_are_offered_once(part):
     mail = (
-        environment()
+        environment("Mall by mail")
         .get_template(f"mall/mail/{part}")
         .render(since=[], position="(the malls)", options=OPTIONS, link="https://mall.example/g/x")
     )
