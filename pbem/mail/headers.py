@@ -10,6 +10,8 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.utils import getaddresses
 
+from pbem.service.addresses import address_key, domain_key
+
 _ADDR_SPEC = re.compile(r"[^\s@<>()\[\],;:\"\\]{1,64}@[^\s@<>()\[\],;:\"\\]{1,253}")
 _METHOD = re.compile(
     r"^\s*(?P<method>[a-z0-9_-]+)\s*=\s*(?P<result>[a-z0-9_-]+)(?P<props>.*)$", re.I | re.S
@@ -22,9 +24,21 @@ def unfolded(value: str) -> str:
 
 
 def raw(message: EmailMessage, name: str) -> list[str]:
-    """The header's values as they came (unfolded, not decoded): reading them can
-    never fail."""
-    return [unfolded(str(v)) for k, v in message.raw_items() if k.lower() == name.lower()]
+    """The header's values as they came (unfolded, encoded words not decoded; raw
+    UTF-8, as RFC 6532 allows, read as text): reading them can never fail."""
+    return [unfolded(_utf8(str(v))) for k, v in message.raw_items() if k.lower() == name.lower()]
+
+
+def _utf8(value: str) -> str:
+    """A header value with the bytes the parser kept as they were (non-ASCII bytes
+    come out of it as lone surrogates) read as UTF-8; a byte that is no UTF-8
+    becomes U+FFFD."""
+    if value.isascii():
+        return value
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate no parser of bytes makes
+        return value.encode("utf-8", "replace").decode("utf-8")
 
 
 def first(message: EmailMessage, name: str) -> str:
@@ -43,12 +57,13 @@ def text(value: str) -> str:
 
 
 def sender(message: EmailMessage) -> str | None:
-    """The one address in From, lower case, if it is a plain address (no control
-    characters, no spaces); else None."""
+    """The one address in From, if it is a plain address (no control characters, no
+    spaces), in the form a seat's address is compared in (lower case, its domain in
+    ASCII: see addresses.address_key); else None."""
     found = [a for _, a in getaddresses(raw(message, "From")) if a]
     if len(found) != 1 or not _ADDR_SPEC.fullmatch(found[0]) or not found[0].isprintable():
         return None
-    return found[0].lower()
+    return address_key(found[0])
 
 
 def recipients(message: EmailMessage) -> list[str]:
@@ -87,7 +102,7 @@ def authenticated(message: EmailMessage, sender: str) -> bool:
     found = raw(message, "Authentication-Results")
     if not found:
         return False
-    domain = sender.rpartition("@")[2]
+    domain = domain_key(sender.rpartition("@")[2])
     text = re.sub(r"\([^()]*\)", " ", found[0])  # comments
     for resinfo in text.split(";")[1:]:
         match = _METHOD.match(resinfo)
@@ -103,6 +118,7 @@ def authenticated(message: EmailMessage, sender: str) -> bool:
             signer = props.get("header.from", "").rpartition("@")[2]
         else:
             continue
+        signer = domain_key(signer) if signer else ""
         if signer and (domain == signer or domain.endswith("." + signer)):
             return True
     return False

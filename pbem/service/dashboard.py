@@ -24,6 +24,7 @@ from pbem.store.events import timestamp
 from pbem.store.tables import SeatSession, SignIn, core_table
 
 from . import history, queries, rows
+from .addresses import address_key
 from .errors import Forbidden
 from .notices import Kind
 from .sessions import IDLE
@@ -71,7 +72,7 @@ def seats_of(ctx: Context, address: str) -> list[HeldSeat]:
             select(rows.SEATS.c.game_id, rows.SEATS.c.seat, rows.SEATS.c.token_nonce)
             .join(rows.GAMES, rows.GAMES.c.id == rows.SEATS.c.game_id)
             .where(
-                func.lower(rows.SEATS.c.email) == address.strip().lower(),
+                func.lower(rows.SEATS.c.email) == address_key(address),
                 rows.SEATS.c.controller == "human",
             )
             .order_by(rows.GAMES.c.created_at, rows.SEATS.c.seat)
@@ -103,7 +104,7 @@ def ask_to_sign_in(ctx: Context, email: str, window: timedelta) -> list[int]:
     """Queue a sign-in mail (the link, and the links of the address's games) unless
     one was queued for the address within `window`, or it plays nothing here. The
     new row's id, if any; callers must not tell the asker (the page is the same)."""
-    address = email.strip().lower()
+    address = address_key(email)
     now = ctx.clock()
     with ctx.db.writing() as conn:
         seats = conn.execute(

@@ -68,12 +68,12 @@ _ids = itertools.count(1)
 
 
 class Table:
-    """A game of Ann and Ben and the handler their replies reach."""
+    """A game of Ann and Ben (or of `players`) and the handler their replies reach."""
 
-    def __init__(self, parts, **options) -> None:
+    def __init__(self, parts, players: list[PlayerSpec] | None = None, **options) -> None:
         self.parts = parts
         created = parts.service.create_game(
-            [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+            players or [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
             options or None,
             SHORT,
         )
