@@ -230,6 +230,22 @@ def test_the_largest_nim_pile_is_accepted(web):
     assert app.test_client().post("/api/games", json=body, headers=ADMIN).status_code == 201
 
 
+def test_the_spellings_of_an_internationalised_domain_share_one_invitation_limit(web):
+    """müller.de, MÜLLER.DE and xn--mller-kva.de are one domain: spelling it another
+    way does not buy an address ten more invitations."""
+    app, parts = web
+    client = app.test_client()
+    spellings = ["vic@müller.de", "Vic@MÜLLER.DE", "vic@xn--mller-kva.de", "VIC@Xn--Mller-Kva.De"]
+    for number in range(10):
+        victim = {"name": "Vic", "email": spellings[number % len(spellings)]}
+        body = {"players": [victim, {"name": f"P{number}", "email": f"p{number}@example.com"}]}
+        assert client.post("/api/games", json=body).status_code == 201
+    for spelling in spellings:
+        body = {"players": [{"name": "Vic", "email": spelling}, {"name": "Q", "email": "q@x.org"}]}
+        error = _refused(client, parts, body, 429)
+        assert "vic@xn--mller-kva.de" in error.lower() and "24 hours" in error
+
+
 def test_one_address_gets_at_most_ten_invitations_a_day(web, clock):
     app, parts = web
     client = app.test_client()

@@ -41,7 +41,8 @@ PEOPLE = [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.c
 UNBUILDABLE = [
     "a:b@example.com",  # a colon: only "a" is an address
     "zëd@example.com",  # a non-ASCII local part
-    "ann@exämple.com",  # an internationalised domain
+    "ann@ex☃mple.com",  # an internationalised domain that is no IDNA 2008 name
+    "ann@xn--zz.com",  # an ASCII-form label that decodes to nothing
     '"ann@example.com',  # an unterminated quote
     "ann@example.com\x00",
     "ann@",
@@ -125,6 +126,19 @@ def test_an_address_no_mail_can_be_built_for_is_refused_at_creation(service, add
     created = service.create_game(PEOPLE, None, SHORT)
     with pytest.raises(BadRequest, match="is not an email address"):
         service.replace_seat(created.game_id, 2, "human", name="Cat", email=address)
+
+
+def test_an_internationalised_domain_is_mailed_at_its_ascii_form(service, outbox, composer, server):
+    """The server speaks no SMTPUTF8: a domain like exämple.com is written, in the
+    envelope and in To, as its A-labels, which every mail server takes."""
+    created = service.create_game([PlayerSpec("Ann", "ann@exämple.com"), PEOPLE[1]])
+    row_id = _answer(outbox, created.game_id, "ann@exämple.com")
+    send(outbox, composer, server)
+    assert {r.id: r for r in outbox_rows(service)}[row_id].status == "sent"
+    to_ann = [m for m in server.messages() if "ann@" in str(m["To"])]
+    assert {m["X-Pbem-Kind"] for m in to_ann} == {"invitation", "your_turn", "answer"}
+    assert {m["To"].addresses[0].addr_spec for m in to_ann} == {"ann@xn--exmple-cua.com"}
+    assert all(raw.split(b"\r\n\r\n")[0].isascii() for raw in server.raw)  # every head
 
 
 def _answer(outbox, game_id: str, to: str, subject: str = "move") -> int:
