@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import itertools
 import re
+import socket
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 
 from sqlalchemy import select as core_select
@@ -18,6 +22,27 @@ from pbem.store.events import timestamp
 from pbem.store.tables import Outbox
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def free_port() -> int:
+    """A local TCP port nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Kept:
+    """The mailboxes behind an aiosmtpd server (its handler): every mail it accepts,
+    parsed, and each one's envelope recipients."""
+
+    def __init__(self) -> None:
+        self.mails: list[EmailMessage] = []
+        self.recipients: list[list[str]] = []
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.mails.append(BytesParser(policy=policy.default).parsebytes(envelope.original_content))
+        self.recipients.append(list(envelope.rcpt_tos))
+        return "250 OK"
 
 
 def csrf(client, url: str, **headers: str) -> str:

@@ -5,10 +5,6 @@ over SMTP."""
 
 from __future__ import annotations
 
-import socket
-from email import policy
-from email.parser import BytesParser
-
 import pytest
 from aiosmtpd.controller import Controller
 
@@ -16,7 +12,7 @@ from pbem.mail.compose import Composer
 from pbem.mail.deliver import Smtp, deliver_due
 from pbem.store.events import ActionTaken
 
-from support import Table
+from support import Kept, Table, free_port
 
 
 @pytest.fixture
@@ -78,24 +74,9 @@ def test_a_chat_line_does_not_make_an_older_mail_stale(table):
     assert handled.status == "accepted", handled.detail
 
 
-class Kept:
-    def __init__(self) -> None:
-        self.mails = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.mails.append(BytesParser(policy=policy.default).parsebytes(envelope.original_content))
-        return "250 OK"
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_the_other_seat_gets_one_chat_mail_of_the_lines_gathered(table, clock):
     kept = Kept()
-    server = Controller(kept, hostname="127.0.0.1", port=_port())
+    server = Controller(kept, hostname="127.0.0.1", port=free_port())
     server.start()
     try:
         parts = table.parts

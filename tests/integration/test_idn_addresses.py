@@ -6,10 +6,6 @@ another address of the same domain is still a stranger."""
 
 from __future__ import annotations
 
-import socket
-from email import policy
-from email.parser import BytesParser
-
 import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select
@@ -18,7 +14,7 @@ from pbem.mail.compose import Composer
 from pbem.mail.deliver import Smtp, deliver_due
 from pbem.service import PlayerSpec, rows
 
-from support import Table, csrf
+from support import Kept, Table, csrf, free_port
 
 ANNA = "anna@xn--mller-kva.de"  # anna@müller.de
 
@@ -29,27 +25,11 @@ def table(web):
     return Table(web[1], players)
 
 
-class Kept:
-    def __init__(self) -> None:
-        self.envelopes: list[tuple[str, list[str], object]] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        mail = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
-        self.envelopes.append((envelope.mail_from, envelope.rcpt_tos, mail))
-        return "250 OK"
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_the_address_is_kept_and_mailed_in_its_ascii_form(table):
     (anna,) = [s for s in table.parts.service.seat_links(table.game) if s.seat == 1]
     assert anna.email == "Anna@xn--mller-kva.de"
     kept = Kept()
-    server = Controller(kept, hostname="127.0.0.1", port=_port())
+    server = Controller(kept, hostname="127.0.0.1", port=free_port())
     server.start()
     try:
         parts = table.parts
@@ -58,7 +38,11 @@ def test_the_address_is_kept_and_mailed_in_its_ascii_form(table):
         )
     finally:
         server.stop()
-    to_anna = [(rcpt, mail) for _, rcpt, mail in kept.envelopes if "Anna" in str(mail["To"])]
+    to_anna = [
+        (r, mail)
+        for r, mail in zip(kept.recipients, kept.mails, strict=True)
+        if "Anna" in str(mail["To"])
+    ]
     assert to_anna, "no mail reached Anna"
     for rcpt, mail in to_anna:
         assert rcpt == ["Anna@xn--mller-kva.de"]  # an SMTP server without SMTPUTF8 takes it

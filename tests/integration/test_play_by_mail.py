@@ -5,10 +5,7 @@ above the quoted mail, and sends it to the server's SMTP address; nothing else."
 from __future__ import annotations
 
 import smtplib
-import socket
-from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -17,6 +14,8 @@ from pbem.mail.compose import Composer
 from pbem.mail.deliver import Smtp, deliver_due
 from pbem.mail.inbound import Inbound
 from pbem.service import PlayerSpec
+
+from support import Kept, free_port
 
 SUPPLY = [
     "Y01",
@@ -34,23 +33,6 @@ SUPPLY = [
     "Y04",
     "B04",
 ]
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Kept:
-    """The players' mailboxes: every mail the server sends."""
-
-    def __init__(self) -> None:
-        self.mails: list[EmailMessage] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.mails.append(BytesParser(policy=policy.default).parsebytes(envelope.original_content))
-        return "250 OK"
 
 
 class Piped:
@@ -74,8 +56,8 @@ def post(web):
         Kept(),
         Piped(Inbound(parts.service, parts.outbox, parts.settings, parts.service.clock)),
     )
-    out = Controller(kept, hostname="127.0.0.1", port=_port())
-    into = Controller(piped, hostname="127.0.0.1", port=_port())
+    out = Controller(kept, hostname="127.0.0.1", port=free_port())
+    into = Controller(piped, hostname="127.0.0.1", port=free_port())
     out.start()
     into.start()
     yield kept, piped, Smtp("127.0.0.1", out.port), into.port

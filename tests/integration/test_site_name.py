@@ -12,6 +12,7 @@ from email.policy import default
 
 import pytest
 from icalendar import Calendar
+from markupsafe import escape
 
 from pbem.mail.writing import SMTP_POLICY
 from pbem.service import PlayerSpec
@@ -41,8 +42,7 @@ def test_the_pages_and_feeds_carry_the_site_name(make_web, name):
     app, parts = make_web(site_name=name)
     game_id, tokens = _new_game(parts)
     client = app.test_client()
-    escaped = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    escaped = escaped.replace('"', "&#34;").replace("'", "&#39;")
+    escaped = str(escape(name))  # as Jinja escapes it: &#34; &#39; &lt; &gt; &amp;
     for path in ("/", "/new", f"/g/{game_id}/{tokens[1]}", "/my-games"):
         page = client.get(path, follow_redirects=True).get_data(as_text=True)
         title = re.search(r"<title>([^<]*)</title>", page)[1]
@@ -82,7 +82,6 @@ def test_the_mails_are_signed_with_the_site_name(make_parts, clock, name, langua
         text = read.get_body(("plain",)).get_content()
         html = read.get_body(("html",)).get_content()
         assert f"{name}." in text, kind
-        escaped = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        assert escaped.replace('"', "&#34;").replace("'", "&#39;") + "." in html, kind
+        assert f"{escape(name)}." in html, kind
         assert "<b>Inc." not in html
         assert DEFAULT not in text + html + str(read["From"]), kind
