@@ -5,6 +5,7 @@ The instance folder is PBEM_INSTANCE_DIR, else `instance/` in the current direct
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -18,6 +19,9 @@ DEFAULTS = resources.CONFIG / "defaults.toml"
 DEV_SECRET_KEY = "dev-only-not-secret"
 # A site name longer than this would crowd a page title and a mail's sender.
 SITE_NAME_LONGEST = 60
+# The receiving server's authserv-id (RFC 8601): a host or domain name, its labels
+# letters, digits, hyphens (and underscores, which some hosts' names carry).
+_AUTHSERV_ID = re.compile(r"(?!-)[\w-]{1,63}(?<!-)(?:\.(?!-)[\w-]{1,63}(?<!-))*")
 
 
 class ConfigError(ValueError):
@@ -35,6 +39,7 @@ class Settings:
     site_name: str
     base_url: str
     mail_domain: str
+    authserv_id: str
     smtp_url: str
     snapshot_every: int
     broker_url: str
@@ -121,5 +126,13 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
         raise ConfigError(
             f"site_name: 1 to {SITE_NAME_LONGEST} printable characters, not {name[:80]!r}"
         )
+    authserv_id = values["authserv_id"].strip()
+    if authserv_id and not (len(authserv_id) <= 253 and _AUTHSERV_ID.fullmatch(authserv_id)):
+        raise ConfigError(
+            "authserv_id: the authserv-id your receiving mail server writes first in its "
+            f"Authentication-Results header (a host name, e.g. mx.example.org), "
+            f"not {authserv_id[:80]!r}"
+        )
+    values["authserv_id"] = authserv_id
     values["database_url"] = values["database_url"].replace("{instance}", str(instance))
     return Settings(**values)

@@ -5,18 +5,19 @@ sender (Authentication-Results, RFC 8601)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.utils import getaddresses
 
+from pbem.mail import authresults
 from pbem.service.addresses import address_key, domain_key
 
+log = logging.getLogger(__name__)
+_warned = False  # whether this process said that PBEM_AUTHSERV_ID is not set
+
 _ADDR_SPEC = re.compile(r"[^\s@<>()\[\],;:\"\\]{1,64}@[^\s@<>()\[\],;:\"\\]{1,253}")
-_METHOD = re.compile(
-    r"^\s*(?P<method>[a-z0-9_-]+)\s*=\s*(?P<result>[a-z0-9_-]+)(?P<props>.*)$", re.I | re.S
-)
-_PROPERTY = re.compile(r"(?P<name>[a-z0-9_-]+\.[a-z0-9_-]+)\s*=\s*\"?(?P<value>[^\s\";]+)", re.I)
 
 
 def unfolded(value: str) -> str:
@@ -95,30 +96,58 @@ def automatic(message: EmailMessage) -> str | None:
     return None
 
 
-def authenticated(message: EmailMessage, sender: str) -> bool:
+def authenticated(message: EmailMessage, sender: str, authserv_id: str = "") -> bool:
     """Whether the topmost Authentication-Results header (RFC 8601: the one our own
     receiving server added; those below it came with the mail and prove nothing)
-    says dkim, spf or dmarc passed for the From address's domain."""
+    says dkim, spf or dmarc passed for the From address's domain. With
+    `authserv_id` (PBEM_AUTHSERV_ID) it counts only when that header names our
+    server; a header that cannot be read counts as no pass."""
+    global _warned
+    if not authserv_id and not _warned:
+        _warned = True
+        log.warning(
+            "a game takes only authenticated mail but PBEM_AUTHSERV_ID is not set: the "
+            "topmost Authentication-Results header counts whoever it names; set "
+            "PBEM_AUTHSERV_ID to the authserv-id your receiving mail server writes"
+        )
     found = raw(message, "Authentication-Results")
     if not found:
         return False
+    try:
+        header = authresults.parse(found[0])
+    except authresults.Malformed:
+        return False
+    if authserv_id and domain_key(header.authserv_id) != domain_key(authserv_id):
+        return False
     domain = domain_key(sender.rpartition("@")[2])
-    text = re.sub(r"\([^()]*\)", " ", found[0])  # comments
-    for resinfo in text.split(";")[1:]:
-        match = _METHOD.match(resinfo)
-        if match is None or match["result"].lower() != "pass":
+    return any(_passes_for(result, domain) for result in header.results)
+
+
+# The property whose domain a method's pass is for (RFC 8601 section 2.7): the
+# first one the result has, in this order.
+_SIGNERS = {
+    "dkim": ("header.d", "header.i"),
+    "spf": ("smtp.mailfrom",),
+    "dmarc": ("header.from",),
+}
+
+
+def _passes_for(result: authresults.Result, domain: str) -> bool:
+    """Whether `result` is a pass of dkim, spf or dmarc for `domain` (or a domain
+    above it): its signer's property must name one domain, outside any quoted
+    string, and only one (a property given twice with two domains is no pass)."""
+    if result.result != "pass" or result.method not in _SIGNERS:
+        return False
+    for name in _SIGNERS[result.method]:
+        values = result.values(name)
+        if not values:
             continue
-        props = {p["name"].lower(): p["value"].lower() for p in _PROPERTY.finditer(match["props"])}
-        method = match["method"].lower()
-        if method == "dkim":
-            signer = props.get("header.d") or props.get("header.i", "").rpartition("@")[2]
-        elif method == "spf":
-            signer = props.get("smtp.mailfrom", "").rpartition("@")[2]
-        elif method == "dmarc":
-            signer = props.get("header.from", "").rpartition("@")[2]
-        else:
-            continue
-        signer = domain_key(signer) if signer else ""
-        if signer and (domain == signer or domain.endswith("." + signer)):
-            return True
+        signers = {v.domain() for v in values}
+        if len(signers) != 1:
+            return False
+        signer = signers.pop()
+        if not signer:
+            return False
+        signer = domain_key(signer)
+        return domain == signer or domain.endswith("." + signer)
     return False
