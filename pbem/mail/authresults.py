@@ -195,10 +195,7 @@ class _Reader:
 
     def header(self) -> Header:
         authserv_id, version = "", None
-        starts_with_result = self.is_next("atom") and (
-            self.peek(1) or Token("", "", False)
-        ).kind in ("=", "/")
-        if not starts_with_result:  # Exchange Online names no authserv-id
+        if not self.starts_with_result():  # (Exchange Online names no authserv-id)
             authserv_id = self.take("quoted").text if self.is_next("quoted") else self.dotted()
             if not authserv_id:
                 raise Malformed("an empty authserv-id")
@@ -206,11 +203,7 @@ class _Reader:
             if token is not None and token.kind == "atom" and token.text.isdigit():
                 version = token.text
                 self.at += 1
-            token = self.peek()
-            if token is not None and token.kind != ";":
-                raise Malformed("expected ';' after the authserv-id")
-            if self.at < len(self.tokens):
-                self.at += 1
+            self.take(";")
             token = self.peek()
             if token is not None and token.kind == "atom" and token.text.lower() == "none":
                 self.at += 1
@@ -228,6 +221,12 @@ class _Reader:
         if not results:
             raise Malformed("no result")
         return Header(authserv_id.lower(), version, tuple(results))
+
+    def starts_with_result(self) -> bool:
+        """Whether the header opens with `method=` or `method/version` (an
+        authserv-id, a token, can hold neither "=" nor "/")."""
+        second = self.peek(1)
+        return self.is_next("atom") and second is not None and second.kind in ("=", "/")
 
     def resinfo(self) -> Result:
         method = self.take("atom").text.lower()

@@ -142,12 +142,9 @@ def _passes_for(result: authresults.Result, domain: str) -> bool:
         values = result.values(name)
         if not values:
             continue
-        signers = {v.domain() for v in values}
-        if len(signers) != 1:
+        signers = {domain_key(v.domain() or "") for v in values}
+        if len(signers) != 1 or "" in signers:
             return False
         signer = signers.pop()
-        if not signer:
-            return False
-        signer = domain_key(signer)
         return domain == signer or domain.endswith("." + signer)
     return False

@@ -166,9 +166,8 @@ class Inbound:
             return self._refused(
                 entry, raw, f"{sender} does not play seat {reply.seat} of game {reply.game_id}"
             )
-        authserv_id = self.settings.authserv_id
         if options.get("authenticated_mail") and not headers.authenticated(
-            message, sender, authserv_id
+            message, sender, self.settings.authserv_id
         ):
             return self._refused(
                 entry,
