@@ -2,7 +2,7 @@
 quoted strings and nested comments (CFWS) are read as RFC 5322 defines them, so
 text inside them never becomes a method, a result or a property.
 
-Why not the `authres` package (the maintained parser on PyPI, 1.2.0): on hostile
+Why not the `authres` package (the parser on PyPI, 1.2.0 of 2019): on hostile
 input it raises RecursionError on deeply nested comments (its comment reader is
 recursive), takes time quadratic in the header's length (it re-slices the rest of
 the text at every token: 250 KB of results take seconds), silently accepts an
@@ -14,7 +14,9 @@ The grammar is RFC 8601's (section 2.2), read strictly where it matters and
 leniently where real servers differ: Exchange Online writes no authserv-id
 (its header starts with a result: `authserv_id` is then ""), and Microsoft and
 Fastmail write properties without a ptype (`action=none`, `x-bits=2048`), which
-are kept under their bare name. Anything else that does not fit is `Malformed`."""
+are kept under their bare name; a value runs to the next space, comment or ";"
+and may hold "/" and "=" (a base64 `header.b`). Anything else that does not fit
+is `Malformed`."""
 
 from __future__ import annotations
 
