@@ -39,20 +39,24 @@ def is_feed_id(text: str) -> bool:
 def feed_for(ctx: Context, feed_id: str | None, session_ids: Sequence[str]) -> str:
     """The id of the feed that follows these seat sessions (a browser's): `feed_id`
     when it names a feed, which then follows these sessions instead of its old
-    ones; else a new feed."""
+    ones; else a new feed. Written only when something changed."""
     sessions = sorted({sha256(s) for s in session_ids})[:MOST_SESSIONS]
-    with ctx.db.writing() as conn:
-        if feed_id is not None and is_feed_id(feed_id):
-            mac = _mac(ctx.key, feed_id)
+    if feed_id is not None and is_feed_id(feed_id):
+        mac = _mac(ctx.key, feed_id)
+        with ctx.reading() as conn:
             known = conn.execute(select(FEEDS.c.sessions).where(FEEDS.c.id_hmac == mac)).first()
-            if known is not None:
-                if sorted(known.sessions) != sessions:
-                    conn.execute(
-                        update(FEEDS).where(FEEDS.c.id_hmac == mac).values(sessions=sessions)
-                    )
+        if known is not None and sorted(known.sessions) == sessions:
+            return feed_id
+        if known is not None:
+            with ctx.db.writing() as conn:
+                changed = conn.execute(
+                    update(FEEDS).where(FEEDS.c.id_hmac == mac).values(sessions=sessions)
+                ).rowcount
+            if changed == 1:  # else revoked meanwhile: a new one
                 return feed_id
-        new = secrets.token_urlsafe(24)
-        row = {"id_hmac": _mac(ctx.key, new), "sessions": sessions, "created_at": ctx.time()}
+    new = secrets.token_urlsafe(24)
+    row = {"id_hmac": _mac(ctx.key, new), "sessions": sessions, "created_at": ctx.time()}
+    with ctx.db.writing() as conn:
         conn.execute(insert(FEEDS), row)
     return new
 
