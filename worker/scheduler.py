@@ -59,14 +59,19 @@ def make_digests(celery: Celery, sweeper: Sweeper) -> None:
 
 
 def prune_once(service: Service) -> dict[str, int] | None:
-    """The daily clean-up of seat sessions and sign-ins that can no longer be used;
-    a failure is logged and tried again tomorrow. None when it failed."""
+    """The daily clean-up of seat sessions, sign-ins and feeds that can no longer be
+    used; a failure is logged and tried again tomorrow. None when it failed."""
     try:
         gone = service.prune()
     except Exception:
-        log.exception("pruning the seat sessions and sign-ins failed")
+        log.exception("pruning the seat sessions, sign-ins and feeds failed")
         return None
-    log.info("pruned %d seat sessions and %d sign-ins", gone["seat_sessions"], gone["sign_ins"])
+    log.info(
+        "pruned %d seat sessions, %d sign-ins and %d feeds",
+        gone["seat_sessions"],
+        gone["sign_ins"],
+        gone["feeds"],
+    )
     return gone
 
 

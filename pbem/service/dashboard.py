@@ -21,18 +21,18 @@ from pbem.i18n import N_
 from pbem.i18n import gettext as _
 from pbem.store import log
 from pbem.store.events import timestamp
-from pbem.store.tables import SeatSession, SignIn, core_table
+from pbem.store.tables import SignIn, core_table
 
 from . import history, queries, rows
 from .addresses import address_key
 from .errors import Forbidden
+from .feeds import prune as prune_feeds
 from .notices import Kind
-from .sessions import IDLE
 from .sessions import prune as prune_sessions
 from .tokens import seat_token
 from .unit import Context
 
-SIGN_INS, SESSIONS = core_table(SignIn), core_table(SeatSession)
+SIGN_INS = core_table(SignIn)
 LINK_LIFE = timedelta(minutes=30)  # a sign-in link works once, within this time
 SIGNED_IN = timedelta(days=30)  # a browser stays signed in this long
 REFUSED = N_("this sign-in link has expired or was used already: ask for a new one on My games")
@@ -94,10 +94,15 @@ def prune_sign_ins(conn: Connection, now: datetime) -> int:
 
 def prune(ctx: Context) -> dict[str, int]:
     """Forget what can no longer be used: seat sessions that cannot open their seat,
-    and sign-ins that are over. How many of each went."""
+    sign-ins that are over, and the feeds left with no seat session. How many of
+    each went."""
     now = ctx.clock()
     with ctx.db.writing() as conn:
-        return {"seat_sessions": prune_sessions(conn, now), "sign_ins": prune_sign_ins(conn, now)}
+        return {
+            "seat_sessions": prune_sessions(conn, now),
+            "sign_ins": prune_sign_ins(conn, now),
+            "feeds": prune_feeds(conn),
+        }
 
 
 def ask_to_sign_in(ctx: Context, email: str, window: timedelta) -> list[int]:
@@ -190,35 +195,6 @@ def sign_out(ctx: Context, session_id: str) -> None:
     """End a sign-in session: every copy of its cookie is dead from now on."""
     with ctx.db.writing() as conn:
         conn.execute(delete(SIGN_INS).where(SIGN_INS.c.session_sha256 == _digest(session_id)))
-
-
-def session_digest(session_id: str) -> str:
-    """How a seat session is named in the database (and in a feed's token)."""
-    return _digest(session_id)
-
-
-def feed_seats(ctx: Context, named: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
-    """Of (game, seat, session digest), the seats still held through that session:
-    the session was not ended and the seat has the token it had then."""
-    if not named:
-        return []
-    with ctx.reading() as conn:
-        held = conn.execute(
-            select(SESSIONS.c.game_id, SESSIONS.c.seat, SESSIONS.c.id_sha256)
-            .join(
-                rows.SEATS,
-                (rows.SEATS.c.game_id == SESSIONS.c.game_id)
-                & (rows.SEATS.c.seat == SESSIONS.c.seat)
-                & (rows.SEATS.c.token_sha256 == SESSIONS.c.token_sha256),
-            )
-            .where(
-                SESSIONS.c.id_sha256.in_([str(digest) for _, _, digest in named]),
-                SESSIONS.c.last_seen_at > timestamp(ctx.clock() - IDLE),
-                rows.SEATS.c.controller == "human",
-            )
-        ).all()
-    found = {(r.game_id, r.seat, r.id_sha256) for r in held}
-    return [(g, s) for g, s, digest in named if (g, s, digest) in found]
 
 
 def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pbem.config import Settings
 from pbem.store.database import Database
 from pbem.store.events import Envelope
 
-from . import chat, create, dashboard, logfile, moves, queries, seats, undo
+from . import chat, create, dashboard, feeds, logfile, moves, queries, seats, undo
 from .cache import StateCache
 from .chat import ChatLine
 from .create import PlayerSpec
@@ -360,13 +360,22 @@ class Service:
         dashboard.sign_out(self._ctx, session_id)
 
     def prune(self) -> dict[str, int]:
-        """Forget the seat sessions and sign-ins that can no longer be used (the
-        scheduler's daily job); how many of each went."""
+        """Forget the seat sessions, sign-ins and feeds that can no longer be used
+        (the scheduler's daily job); how many of each went."""
         return dashboard.prune(self._ctx)
 
-    def feed_seats(self, named: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
-        """Of (game, seat, seat session digest), the seats that session still holds."""
-        return dashboard.feed_seats(self._ctx, named)
+    def feed_for(self, feed_id: str | None, session_ids: Sequence[str]) -> str:
+        """The id of the deadline feed that follows a browser's seat sessions: its
+        `feed_id` while that names a feed, else a new one."""
+        return feeds.feed_for(self._ctx, feed_id, session_ids)
+
+    def feed_seats(self, feed_id: str) -> list[tuple[str, int]] | None:
+        """The seats a feed lists now; None when the id names no feed."""
+        return feeds.feed_seats(self._ctx, feed_id)
+
+    def drop_feed(self, feed_id: str) -> None:
+        """Revoke a feed's address."""
+        feeds.drop(self._ctx, feed_id)
 
     def clock_of(self, game_id: str, viewer: int | None = None) -> dict[str, Any]:
         """The game's head seq, status, seat to move, round and deadline, and the

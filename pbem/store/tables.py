@@ -188,6 +188,20 @@ class SignIn(SQLModel, table=True):
     session_sha256: str | None = Field(default=None, max_length=64, index=True)
 
 
+class Feed(SQLModel, table=True):
+    """A deadline feed of My games. Its address is a random id, kept here only as
+    its HMAC under the server's key (a database dump opens no feed, and a new key
+    revokes every one); `sessions` are the SHA-256 of the seat sessions of the
+    browser that made it, whose seats it lists while they last. Deleting the row
+    ("New feed address", "Sign out") revokes the address."""
+
+    __tablename__ = "feeds"
+
+    id_hmac: str = Field(primary_key=True, max_length=64)
+    sessions: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: str = Field(max_length=32)
+
+
 def core_table(model: type[SQLModel]) -> Table:
     """The Core table of a table model: its `__table__`, which SQLModel sets but
     does not declare to type checkers."""

@@ -89,7 +89,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     if parts.settings.dev:
         app.register_blueprint(dev.bp)
     limits.init_app(app, parts.settings)
-    hide_secrets_in_request_log()
+    hide_secrets_in_request_log(app.url_map)
     app.before_request(_refuse_control_characters)
     app.after_request(_security_headers)
 
@@ -123,7 +123,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple:
         # The log keeps what happened; the answer says nothing of the server's insides.
-        path = redact(request.path)
+        path = redact(request.path, request.method)
         current_app.logger.error("unexpected error on %s %s", request.method, path, exc_info=error)
         return _refusal(_("the server failed; try again later"), None, 500)
 

@@ -1,7 +1,9 @@
-"""Feeds of my deadlines, Atom and iCalendar, behind a secret address: the token
-names the seats and the browser's seat sessions they were held through, signed with
-the server's key. A tampered token names nothing (404); a seat drops out of the feed
-once that session ends ("Forget my seat", "Sign out") or the seat is handed on."""
+"""Feeds of my deadlines, Atom and iCalendar, behind a secret address: a random id
+that names nothing, one per browser, following the seats the browser holds (as of
+its last visit to My games). "New feed address" replaces the id and "Sign out"
+drops it; a seat leaves the feed once its session ends ("Forget my seat") or the
+seat is handed on. An unknown or revoked id is a 404; an address of the old, signed
+kind (it carried its games and seat sessions readably) is 410 Gone."""
 
 from __future__ import annotations
 
@@ -10,50 +12,80 @@ from datetime import datetime
 from typing import Any
 
 from feedgen.feed import FeedGenerator  # type: ignore[import-untyped]
-from flask import Blueprint, Response, abort, url_for
+from flask import Blueprint, Response, abort, flash, redirect, session, url_for
+from flask.typing import ResponseReturnValue
 from icalendar import Calendar, Event
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
-from pbem.service.dashboard import session_digest, urgency
+from pbem.service.dashboard import urgency
 from pbem.store.events import parse_timestamp
 
 from .context import parts
 
 bp = Blueprint("feeds", __name__, url_prefix="/feeds")
-MOST_SEATS = 200  # a feed token naming more seats than this is refused
+COOKIE_KEY = "feed"  # the browser's feed id, in its session cookie
+OLD_LONGEST = 30_000  # an old signed address named at most 200 seats
 
 
-def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(parts().settings.signing_key(), salt="pbem deadline feed")
+def address(held: list[tuple[str, int, str]]) -> str | None:
+    """The id of this browser's feed, made to follow the seats it holds (game, seat,
+    seat session id); None while it holds none."""
+    if not held:
+        return None
+    current = session.get(COOKIE_KEY)
+    known = current if isinstance(current, str) else None
+    feed = parts().service.feed_for(known, [session_id for _, _, session_id in held])
+    if feed != current:
+        session[COOKIE_KEY] = feed
+        session.permanent = True
+    return feed
 
 
-def feed_token(held: list[tuple[str, int, str]]) -> str:
-    """The secret of the feed of these seats (game, seat, session id)."""
-    return str(_serializer().dumps([[g, s, session_digest(i)] for g, s, i in held]))
+def forget() -> None:
+    """Revoke this browser's feed (signing out): whoever holds seats here next gets
+    a feed of their own."""
+    feed = session.pop(COOKIE_KEY, None)
+    if isinstance(feed, str):
+        parts().service.drop_feed(feed)
 
 
-def _seats(token: str) -> list[tuple[str, int]]:
-    """The seats a feed token names whose sessions still hold them; 404 for a
-    token this server did not sign."""
-    try:
-        named = _serializer().loads(token)
-    except BadSignature:
+@bp.post("/new")
+def renew() -> ResponseReturnValue:
+    """A new address for this browser's feed; the old one names nothing from now on."""
+    forget()
+    flash(_("Your feeds have a new address; the old one no longer works."))
+    return redirect(url_for("mine.ask"), 303)
+
+
+def _seats(feed: str) -> list[tuple[str, int]]:
+    """The seats the feed lists; 404 for an id that names no feed (never made,
+    revoked, or made under another server key), 410 for an old signed address."""
+    found = parts().service.feed_seats(feed)
+    if found is None:
+        if _was_signed(feed):
+            abort(410, _("this feed address is no longer served: My games shows its new one"))
         abort(404)
+    return found
+
+
+def _was_signed(feed: str) -> bool:
+    """Whether `feed` is a feed address of the old kind, signed by this server."""
+    if "." not in feed or len(feed) > OLD_LONGEST or not feed.isascii():
+        return False
+    signer = URLSafeSerializer(parts().settings.signing_key(), salt="pbem deadline feed")
+    try:
+        named = signer.loads(feed)
+    except BadSignature:
+        return False
     # Only the spelling this server wrote: base64 leaves the signature's last
     # character spare bits, and another letter there decodes to the same bytes.
-    if not hmac.compare_digest(str(_serializer().dumps(named)), token):
-        abort(404)
-    if not isinstance(named, list) or len(named) > MOST_SEATS:
-        abort(404)
-    if not all(isinstance(n, list) and len(n) == 3 for n in named):
-        abort(404)
-    return parts().service.feed_seats([(g, s, d) for g, s, d in named])
+    return hmac.compare_digest(str(signer.dumps(named)), feed)
 
 
-def _summaries(token: str) -> list[dict[str, Any]]:
-    found = [parts().service.seat_summary(g, s) for g, s in _seats(token)]
+def _summaries(feed: str) -> list[dict[str, Any]]:
+    found = [parts().service.seat_summary(g, s) for g, s in _seats(feed)]
     for summary in found:
         summary["title"] = _(GAMES[summary["game"]].title)
     return sorted(found, key=urgency)
@@ -70,35 +102,35 @@ def _what(summary: dict[str, Any]) -> str:
     )
 
 
-@bp.get("/<token>.atom")
-def atom(token: str) -> Response:
-    games = [g for g in _summaries(token) if g["deadline"]]
+@bp.get("/<feed>.atom")
+def atom(feed: str) -> Response:
+    games = [g for g in _summaries(feed) if g["deadline"]]
     base = parts().settings.base_url.rstrip("/")
-    feed = FeedGenerator()
-    feed.id(f"{base}/feeds/{token}.atom")
-    feed.title(_("My deadlines — %(site)s", site=parts().settings.site_name))
-    feed.link(href=f"{base}{url_for('mine.ask')}", rel="alternate")
-    feed.updated(max((_when(g["deadline"]) for g in games), default=_now()))
+    writer = FeedGenerator()
+    writer.id(f"{base}/feeds/{feed}.atom")
+    writer.title(_("My deadlines — %(site)s", site=parts().settings.site_name))
+    writer.link(href=f"{base}{url_for('mine.ask')}", rel="alternate")
+    writer.updated(max((_when(g["deadline"]) for g in games), default=_now()))
     for game in reversed(games):  # feedgen puts the last entry added first
-        entry = feed.add_entry()
+        entry = writer.add_entry()
         entry.id(f"{base}/g/{game['game_id']}#seq-{game['seq']}")
         until = game["deadline"][:16].replace("T", " ")
         entry.title(_("%(what)s, until %(time)s UTC", what=_what(game), time=until))
         entry.link(href=f"{base}{url_for('play.game', game_id=game['game_id'])}")
         entry.updated(_now())
         entry.summary(game["last"] or _what(game))
-    body = feed.atom_str(pretty=True)
+    body = writer.atom_str(pretty=True)
     return Response(body, mimetype="application/atom+xml", headers={"Cache-Control": "no-store"})
 
 
-@bp.get("/<token>.ics")
-def calendar(token: str) -> Response:
+@bp.get("/<feed>.ics")
+def calendar(feed: str) -> Response:
     base = parts().settings.base_url.rstrip("/")
     cal = Calendar()
     cal.add("prodid", "-//pbem//deadlines//EN")  # the software that wrote it
     cal.add("version", "2.0")
     cal.add("x-wr-calname", _("My deadlines — %(site)s", site=parts().settings.site_name))
-    for game in _summaries(token):
+    for game in _summaries(feed):
         if not game["deadline"]:
             continue
         deadline = _when(game["deadline"])

@@ -97,7 +97,7 @@ def ask() -> str:
         games=games,
         waiting=sum(1 for g in games if g["yours"]),
         address=signed_in_address(),
-        feed=feeds.feed_token(held) if held else None,
+        feed=feeds.address(held),
         live=heads(held)[0],
     )
 
@@ -137,6 +137,7 @@ def sign_out() -> Response:
     session_id = session.pop("sign_in", None)
     if isinstance(session_id, str):
         parts().service.sign_out(session_id)
+    feeds.forget()
     seats = session.pop("seats", {})
     for game_id, seat_session in seats.items() if isinstance(seats, dict) else []:
         if isinstance(seat_session, str):

@@ -1,7 +1,7 @@
 """The scheduler's daily clean-up: seat sessions that can no longer open their seat
 (idle a year, the seat handed to someone else or to a bot) and sign-ins that are over
-(a link unused in time, a browser's signed-in time ended) are deleted; everything
-still usable stays and still works."""
+(a link unused in time, a browser's signed-in time ended) are deleted, and so are
+the feeds left with no seat session; everything still usable stays and still works."""
 
 from __future__ import annotations
 
@@ -45,11 +45,13 @@ def test_only_what_can_no_longer_be_used_is_forgotten(service, clock):
     service.replace_seat(game, 4, "bot")
     clock.advance(days=IDLE.days - 200, seconds=1)  # the first is idle a year and a second
     now = clock()
+    dead_feed = service.feed_for(None, [idle, handed])
+    kept_feed = service.feed_for(None, [to_bot, kept])  # one of its sessions lives on
     _sign_in(service, "fresh-link", now - LINK_LIFE / 2)
     _sign_in(service, "stale-link", now - LINK_LIFE - timedelta(seconds=1))
     _sign_in(service, "signed-in", now - SIGNED_IN, used=now - SIGNED_IN + timedelta(hours=1))
     _sign_in(service, "over", now - SIGNED_IN * 2, used=now - SIGNED_IN - timedelta(seconds=1))
-    assert service.prune() == {"seat_sessions": 3, "sign_ins": 2}
+    assert service.prune() == {"seat_sessions": 3, "sign_ins": 2, "feeds": 1}
     with service.db.reading() as conn:
         left = conn.execute(select(SESSIONS.c.seat)).scalars().all()
         links = conn.execute(select(SIGN_INS.c.id_sha256).order_by(SIGN_INS.c.id_sha256))
@@ -57,7 +59,8 @@ def test_only_what_can_no_longer_be_used_is_forgotten(service, clock):
     assert sessions.token(game, kept) == token[2]  # still opens its seat
     for gone in (idle, handed, to_bot):
         assert sessions.token(game, gone) is None
-    assert service.prune() == {"seat_sessions": 0, "sign_ins": 0}  # nothing more to do
+    assert service.feed_seats(kept_feed) == [(game, 2)] and service.feed_seats(dead_feed) is None
+    assert service.prune() == {"seat_sessions": 0, "sign_ins": 0, "feeds": 0}  # nothing more
 
 
 def test_a_prune_that_fails_is_logged_and_the_next_one_works(service, clock, caplog):
@@ -73,4 +76,4 @@ def test_a_prune_that_fails_is_logged_and_the_next_one_works(service, clock, cap
     assert _count(service, SESSIONS) == 1  # one transaction: nothing half done
     with service.db.writing() as conn:
         conn.execute(text("ALTER TABLE sign_ins_away RENAME TO sign_ins"))
-    assert scheduler.prune_once(service) == {"seat_sessions": 1, "sign_ins": 0}
+    assert scheduler.prune_once(service) == {"seat_sessions": 1, "sign_ins": 0, "feeds": 0}

@@ -349,7 +349,9 @@ def test_gunicorn_with_the_shipped_config_logs_no_token(tmp_path):
     port = _free_port()
     server = subprocess.Popen(
         [
-            str(Path(sys.executable).parent / "gunicorn"),
+            sys.executable,
+            "-m",
+            "gunicorn",
             "-c",
             str(ROOT / "config" / "gunicorn.conf.py"),
             "-b",
@@ -405,7 +407,7 @@ def test_each_gunicorn_keeps_its_control_socket_in_its_own_instance_folder(tmp_p
             "PBEM_BROKER_URL": "",
         }
         env.pop("XDG_RUNTIME_DIR", None)
-        command = [str(Path(sys.executable).parent / "gunicorn"), "-c"]
+        command = [sys.executable, "-m", "gunicorn", "-c"]
         command += [str(ROOT / "config" / "gunicorn.conf.py"), "-b", f"127.0.0.1:{port}"]
         servers[name] = subprocess.Popen(
             [*command, "pbem.web.app:create_app()"],
@@ -445,7 +447,9 @@ def test_pbem_web_never_prints_the_database_password():
     assert "db.example/pbem" in settings.shown_database_url()
 
 
-def test_the_gunicorn_access_log_hides_tokens_and_authorization(tmp_path):
+def test_the_gunicorn_access_log_hides_tokens_and_authorization(tmp_path, web):
+    """(The app of `web` has taught the redaction its routes, as the app gunicorn
+    serves does in each worker.)"""
     from gunicorn.config import Config
 
     from pbem.web.redact import GunicornLogger
