@@ -52,6 +52,8 @@ _ATTRIBUTION = re.compile("|".join(f"(?:{p})" for p in _ATTRIBUTIONS), re.I)
 # Japanese, Hebrew...; "2016-10-24 15:36 GMT+02:00 Ann <ann@example.com>:").
 _ADDRESSED = re.compile(rf"[<(]?{_ADDRESS}[>)]?{_COLON}$")
 
+_OPENING = re.compile(r"\d[:.]\d\d|\b(19|20)\d\d\b")
+
 # A line above an original that follows unquoted (Outlook, Yahoo, forwards).
 _ORIGINALS = (
     "original message|reply message|forwarded message|ursprüngliche nachricht|"
@@ -135,6 +137,13 @@ def attribution(text: str) -> bool:
         return True
     addressed = _ADDRESSED.search(text) if "@" in text else None
     return addressed is not None and any(c.isdigit() for c in text[: addressed.start()])
+
+
+def opening(line: str) -> bool:
+    """Whether the line reads as the first piece of a wrapped attribution: it has an
+    address, a time or a year, as no move has."""
+    line = plain(line)
+    return "@" in line or _OPENING.search(line) is not None
 
 
 def original(line: str, following: str) -> bool:

@@ -100,7 +100,9 @@ def reply_lines(text: str) -> list[str]:
                 continue
             if quoting.original(raw, _next_written(raws, index + 1)):
                 break
-            if _SIGNATURE.match(raw.rstrip(" ")) or quoting.footer(raw):
+            if _SIGNATURE.match(raw.rstrip(" ")):
+                break  # what follows is the signature
+            if quoting.footer(raw):
                 if lines:
                     break
                 index += 1  # a footer above the reply (bottom posting)
@@ -120,8 +122,9 @@ def _attribution(raws: list[str], index: int) -> int:
     It may be wrapped over up to three lines, with one blank line inside or a last
     piece that the wrapping made look quoted ("<ann@example.com\\n> wrote:"); a
     line that is followed by a quote and ends with a colon is one in any language.
-    A line is never taken into an attribution that the lines after it make alone
-    (the move written just above an unwrapped one stays the move)."""
+    A line is never taken into an attribution that the lines after it make alone,
+    unless it reads as an attribution's start (the move written just above an
+    unwrapped one stays the move)."""
     pieces: list[str] = []
     at, blank = index, False
     while at < len(raws) and len(pieces) < _WRAPPED:
@@ -138,7 +141,7 @@ def _attribution(raws: list[str], index: int) -> int:
         pieces.append(piece.lstrip("> ") if quoted else piece)
         if quoting.attribution(" ".join(pieces)):
             later = any(quoting.attribution(" ".join(pieces[k:])) for k in range(1, len(pieces)))
-            return 0 if later else at
+            return 0 if later and not quoting.opening(pieces[0]) else at
         if len(pieces) == 1 and piece.endswith((":", "：")) and _quote_follows(raws, at):
             return at
         if quoted:
