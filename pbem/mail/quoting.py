@@ -14,6 +14,7 @@ import unicodedata
 # Direction marks that right-to-left mail programs put around names and addresses.
 _MARKS = dict.fromkeys([0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 _COLON = r"\s*[:：]"
+_LONGEST = 600  # characters of the longest line (or wrapped lines) read as a header
 _ADDRESS = r"[^\s<>@()\[\]]+@[^\s<>@()\[\]]+"
 
 # An attribution: the whole line (or the lines of a wrapped one, joined) matches.
@@ -130,8 +131,10 @@ def plain(line: str) -> str:
 def attribution(text: str) -> bool:
     """Whether `text` (a line, or the lines of a wrapped one joined by spaces) says
     who wrote the quote under it."""
+    if len(text) > 2 * _LONGEST:
+        return False
     text = plain(text)
-    if len(text) > 600 or not text.endswith((":", "：")):
+    if len(text) > _LONGEST or not text.endswith((":", "：")):
         return False
     if _ATTRIBUTION.fullmatch(text):
         return True
@@ -150,6 +153,8 @@ def original(line: str, following: str) -> bool:
     """Whether the line starts an original kept unquoted under the reply: an
     original-message or forwarded line, Outlook's rule, or a header block (a field
     line with another field line next, `following` being the next line written)."""
+    if len(line) > 2 * _LONGEST:
+        return False
     line = plain(line)
     if _ORIGINAL.fullmatch(line) or _FORWARDED.fullmatch(line) or _FROM.fullmatch(line):
         return True
@@ -158,12 +163,14 @@ def original(line: str, following: str) -> bool:
 
 def footer(line: str) -> bool:
     """Whether the line is a mobile mail program's "Sent from my ..." footer."""
-    return _FOOTER.fullmatch(plain(line)) is not None
+    return len(line) <= _LONGEST and _FOOTER.fullmatch(plain(line)) is not None
 
 
 def greeting(line: str) -> bool:
     """Whether the line is only a greeting ("Hi,", "Hello Ann :-)", "Hallo!",
     "Hi Ann 👋"): words of greeting and a name, then punctuation, emoticons, emoji."""
+    if len(line) > 80:
+        return False
     core, before = plain(line), None
     while core != before:  # the decorations at its end, one by one
         before = core

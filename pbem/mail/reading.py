@@ -17,6 +17,8 @@ MAX_DEPTH = 20  # multipart levels walked to find the reply's text
 MAX_PARTS = 200
 
 _WRAPPED = 3  # an attribution may be wrapped over this many lines
+_GREETINGS = 3  # greeting lines passed over ("Dear all," "Hello!" ...)
+MAX_LINES = 100  # lines of a reply read: the first is the command, a few more are told
 _SIGNATURE = re.compile(r"^--\s?$")  # the "-- " signature separator
 _QUOTED = re.compile(r"^\s*>")
 
@@ -82,14 +84,14 @@ def _decoded(part: Message) -> str:
 def reply_lines(text: str) -> list[str]:
     """The lines the player wrote: up to the first attribution, original-message
     block, signature or footer; no quoted lines (wherever they are: top or bottom
-    posting), no blank lines, no greeting before the first command. Above what the
-    player wrote, an attribution is passed over only when a quote (">" lines)
-    follows it; an unquoted original there ends the reading, so that nothing of it
-    is ever taken for a command."""
+    posting), no blank lines, no greeting before the first command, MAX_LINES at
+    most. Above what the player wrote, an attribution is passed over only when a
+    quote (">" lines) follows it; an unquoted original there ends the reading, so
+    that nothing of it is ever taken for a command."""
     raws = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     lines: list[str] = []
-    index = 0
-    while index < len(raws):
+    index = greetings = 0
+    while index < len(raws) and len(lines) < MAX_LINES:
         raw = raws[index]
         if not _QUOTED.match(raw) and raw.strip():
             header = _attribution(raws, index)
@@ -111,7 +113,8 @@ def reply_lines(text: str) -> list[str]:
         line = " ".join("".join(c if c.isprintable() else " " for c in raw.strip()).split())
         if _QUOTED.match(raw) or not line:
             continue
-        if not lines and quoting.greeting(line):
+        if not lines and greetings < _GREETINGS and quoting.greeting(line):
+            greetings += 1
             continue
         lines.append(line)
     return lines

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.mail.reading import html_text, reply_lines
+from pbem.mail.reading import MAX_LINES, html_text, reply_lines
 
 QUOTE = "> It is your turn.\n> Your legal actions:\n>   money R\n>   build L2 at 1,2\n"
 
@@ -190,3 +190,9 @@ def test_a_greeting_with_emoticons_or_punctuation_is_passed_over(greeting):
 @pytest.mark.parametrize("line", ["money L", "build L2 at 1,3", "status", "say hi :)"])
 def test_a_command_is_no_greeting(line):
     assert reply_lines(f"{line}\nmoney R\n") == [line, "money R"]
+
+
+def test_a_reply_is_read_up_to_max_lines():
+    text = "money L\n" + "".join(f"line {n}\n" for n in range(MAX_LINES * 3))
+    kept = reply_lines(text)
+    assert len(kept) == MAX_LINES and kept[-1] == f"line {MAX_LINES - 2}"
