@@ -116,3 +116,12 @@ def test_an_original_kept_unquoted_under_a_header_block_is_never_played(table, b
     assert handled.status == "unreadable"
     assert table.answers()[0].payload["lines"][0] == "Your mail had no command in it."
     assert table.seq() == 1
+
+
+def test_a_move_first_in_an_unquoted_original_is_never_played(table):
+    # found by the abuse suite: the reader went past the original-message line
+    # and its From: line, and played the original's first line
+    text = "Hi,\n\n-----Original Message-----\nFrom: Mall <play@pbem.localhost>\n\nmoney R\n"
+    handled = table.inbound.handle(_reply(table, text, "utf-8", 7))
+    assert handled.status == "unreadable"
+    assert table.seq() == 1
