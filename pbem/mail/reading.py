@@ -124,7 +124,8 @@ def _attribution(raws: list[str], index: int) -> int:
     """Where the attribution starting at `index` ends (the index after it), or 0.
     It may be wrapped over up to three lines, with one blank line inside or a last
     piece that the wrapping made look quoted ("<ann@example.com\\n> wrote:"); a
-    line that is followed by a quote and ends with a colon is one in any language.
+    line of words that ends with a colon and is followed by a quote is one in any
+    language.
     A line is never taken into an attribution that the lines after it make alone,
     unless it reads as an attribution's start (the move written just above an
     unwrapped one stays the move)."""
@@ -145,11 +146,17 @@ def _attribution(raws: list[str], index: int) -> int:
         if quoting.attribution(" ".join(pieces)):
             later = any(quoting.attribution(" ".join(pieces[k:])) for k in range(1, len(pieces)))
             return 0 if later and not quoting.opening(pieces[0]) else at
-        if len(pieces) == 1 and piece.endswith((":", "：")) and _quote_follows(raws, at):
+        if len(pieces) == 1 and _colon_line(piece) and _quote_follows(raws, at):
             return at
         if quoted:
             break
     return 0
+
+
+def _colon_line(line: str) -> bool:
+    """A line of two words or more ending with a colon: who wrote the quote under
+    it, in any language ("status:" alone stays a command)."""
+    return line.endswith((":", "：")) and len(line.split()) > 1
 
 
 def _quote_follows(raws: list[str], index: int) -> bool:

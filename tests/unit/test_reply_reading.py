@@ -196,3 +196,7 @@ def test_a_reply_is_read_up_to_max_lines():
     text = "money L\n" + "".join(f"line {n}\n" for n in range(MAX_LINES * 3))
     kept = reply_lines(text)
     assert len(kept) == MAX_LINES and kept[-1] == f"line {MAX_LINES - 2}"
+
+
+def test_a_command_with_a_colon_over_a_quote_stays_the_command():
+    assert reply_lines(f"status:\n{QUOTE}") == ["status:"]
