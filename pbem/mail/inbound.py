@@ -140,9 +140,9 @@ class Inbound:
             )
         message = BytesParser(policy=policy.default).parsebytes(raw)
         entry.message_id = headers.first(message, "Message-ID").strip()
-        why = headers.automatic(message)
+        why = headers.automatic(message, self.settings.mail_domain)
         if why:
-            return Handled("ignored", why)
+            return self._ignored(entry, raw, headers.sender(message) or "", why)
         address = replyto.find([recipient or "", *headers.recipients(message)])
         if address is None:
             return self._refused(
@@ -217,6 +217,13 @@ class Inbound:
         key = entry.message_id or "sha256-of-mail:" + hashlib.sha256(raw).hexdigest()
         self.inbox.refuse(key, entry.sender, entry.game_id)
         return Handled("refused", why, bounce=bounce)
+
+    def _ignored(self, entry: _Entry, raw: bytes, sender: str, why: str) -> Handled:
+        """Record an automatic mail as ignored: no answer, and (of no game) it
+        counts toward no sender's limit."""
+        key = entry.message_id or "sha256-of-mail:" + hashlib.sha256(raw).hexdigest()
+        self.inbox.refuse(key, sender, None, outcome="ignored")
+        return Handled("ignored", why)
 
     def _too_many(self, mail: _Reply, sender: str) -> Handled:
         """Over the limit: the seat is told once an hour, then nothing."""

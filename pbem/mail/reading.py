@@ -1,8 +1,8 @@
 """Reading a player's reply: its text (the plain part, or the HTML part turned into
 text), cut at what the common mail programs add below or around a reply — quoted
-lines, "On ... wrote:" headers (even wrapped over two or three lines), forwarded or
-original-message blocks, signatures, mobile footers — and the command lines that are
-left, after any greeting. Any charset, transfer encoding or structure is read
+lines, attributions ("On ... wrote:" in many languages, even wrapped), forwarded or
+original-message blocks, signatures, mobile footers (see quoting) — and the command
+lines that are left, after any greeting. Any charset, transfer encoding or structure is read
 leniently; only a structure too deep or too large to walk is Unreadable."""
 
 from __future__ import annotations
@@ -11,32 +11,16 @@ import re
 from email.message import Message
 from html.parser import HTMLParser
 
+from . import quoting
+
 MAX_DEPTH = 20  # multipart levels walked to find the reply's text
 MAX_PARTS = 200
 
-# A line at which the reply itself has ended: what follows is the quoted mail.
-_REPLY_HEADERS = [
-    re.compile(r"^On .{4,300}wrote:\s*$", re.I),  # Gmail, Apple Mail, Thunderbird
-    re.compile(r"^Le .{4,300}a écrit\s*:\s*$", re.I),  # French clients
-    re.compile(r"^Am .{4,300}schrieb .{0,100}:\s*$", re.I),  # German clients
-    re.compile(r"^El .{4,300}escribió:\s*$", re.I),  # Spanish clients
-    re.compile(r"^-{2,}\s*Original Message\s*-{2,}\s*$", re.I),  # Outlook, Yahoo
-    re.compile(r"^-{2,}\s*Forwarded message\s*-{2,}\s*$", re.I),
-    re.compile(r"^_{8,}\s*$"),  # Outlook's rule above the quoted header
-    re.compile(r"^From:\s.+$"),  # Outlook: From: / Sent: / To: / Subject:
-    re.compile(r"^Sent from my .+$", re.I),  # mobile footers
-    re.compile(r"^Get Outlook for .+$", re.I),
-]
-_WRAPPED = 3  # a reply header may be wrapped over this many lines
+_WRAPPED = 3  # an attribution may be wrapped over this many lines
+_GREETINGS = 3  # greeting lines passed over ("Dear all," "Hello!" ...)
+MAX_LINES = 100  # lines of a reply read: the first is the command, a few more are told
 _SIGNATURE = re.compile(r"^--\s?$")  # the "-- " signature separator
 _QUOTED = re.compile(r"^\s*>")
-# "Hi,", "Hello Ben,", "Hi there!", "Dear all," ... on a line of its own, before the
-# command: never a command (no command starts with these words).
-_GREETING = re.compile(
-    r"^(hi|hello|hey|hiya|dear|greetings|good\s+(morning|afternoon|evening|day)|"
-    r"hallo|moin|servus|bonjour|salut|hola|ciao)\b[\w\s'’-]{0,40}[,.!:;]*$",
-    re.I,
-)
 
 
 class Unreadable(ValueError):
@@ -98,52 +82,100 @@ def _decoded(part: Message) -> str:
 
 
 def reply_lines(text: str) -> list[str]:
-    """The lines the player wrote: up to the first reply header or signature, no
-    quoted lines (wherever they are: top or bottom posting), no blank lines, no
-    greeting before the first command."""
+    """The lines the player wrote: up to the first attribution, original-message
+    block, signature or footer; no quoted lines (wherever they are: top or bottom
+    posting), no blank lines, no greeting before the first command, MAX_LINES at
+    most. Above what the player wrote, an attribution is passed over only when a
+    quote (">" lines) follows it; an unquoted original there ends the reading, so
+    that nothing of it is ever taken for a command."""
     raws = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     lines: list[str] = []
-    index = 0
-    while index < len(raws):
+    index = greetings = 0
+    while index < len(raws) and len(lines) < MAX_LINES:
         raw = raws[index]
-        line = raw.strip()
-        header = _reply_header(raws, index)
-        if _SIGNATURE.match(raw.rstrip(" ")) or header:
-            if lines:
+        if not _QUOTED.match(raw) and raw.strip():
+            header = _attribution(raws, index)
+            if header:
+                if lines or not _quote_follows(raws, header):
+                    break
+                index = header
+                continue
+            if quoting.original(raw, _next_written(raws, index + 1)):
                 break
-            index += max(header, 1)  # a quoted mail above the reply (bottom posting)
-            continue
+            if _SIGNATURE.match(raw.rstrip(" ")):
+                break  # what follows is the signature
+            if quoting.footer(raw):
+                if lines:
+                    break
+                index += 1  # a footer above the reply (bottom posting)
+                continue
         index += 1
-        line = " ".join("".join(c if c.isprintable() else " " for c in line).split())
+        line = " ".join("".join(c if c.isprintable() else " " for c in raw.strip()).split())
         if _QUOTED.match(raw) or not line:
             continue
-        if not lines and _GREETING.match(line):
+        if not lines and greetings < _GREETINGS and quoting.greeting(line):
+            greetings += 1
             continue
         lines.append(line)
     return lines
 
 
-def _reply_header(raws: list[str], index: int) -> int:
-    """How many lines from `index` make a reply header ("On ... wrote:", wrapped or
-    not), or 0."""
-    joined = ""
-    for count in range(1, _WRAPPED + 1):
-        if index + count > len(raws):
-            return 0
-        line = raws[index + count - 1].strip()
-        if not line or (count > 1 and _QUOTED.match(raws[index + count - 1])):
-            return 0
-        joined = f"{joined} {line}".strip()
-        if len(joined) > 400:
-            return 0
-        if any(p.match(joined) for p in _REPLY_HEADERS):
-            return count
+def _attribution(raws: list[str], index: int) -> int:
+    """Where the attribution starting at `index` ends (the index after it), or 0.
+    It may be wrapped over up to three lines, with one blank line inside or a last
+    piece that the wrapping made look quoted ("<ann@example.com\\n> wrote:"); a
+    line of words that ends with a colon and is followed by a quote is one in any
+    language.
+    A line is never taken into an attribution that the lines after it make alone,
+    unless it reads as an attribution's start (the move written just above an
+    unwrapped one stays the move)."""
+    pieces: list[str] = []
+    at, blank = index, False
+    while at < len(raws) and len(pieces) < _WRAPPED:
+        piece = raws[at].strip()
+        at += 1
+        if not piece:
+            if blank or not pieces:
+                break
+            blank = True
+            continue
+        quoted = _QUOTED.match(raws[at - 1]) is not None
+        if quoted and not pieces:
+            break
+        pieces.append(piece.lstrip("> ") if quoted else piece)
+        if quoting.attribution(" ".join(pieces)):
+            later = any(quoting.attribution(" ".join(pieces[k:])) for k in range(1, len(pieces)))
+            return 0 if later and not quoting.opening(pieces[0]) else at
+        if len(pieces) == 1 and _colon_line(piece) and _quote_follows(raws, at):
+            return at
+        if quoted:
+            break
     return 0
+
+
+def _colon_line(line: str) -> bool:
+    """A line of two words or more ending with a colon: who wrote the quote under
+    it, in any language ("status:" alone stays a command)."""
+    return line.endswith((":", "：")) and len(line.split()) > 1
+
+
+def _quote_follows(raws: list[str], index: int) -> bool:
+    """Whether the next line written from `index` on is quoted."""
+    return _QUOTED.match(_next_written(raws, index)) is not None
+
+
+def _next_written(raws: list[str], index: int) -> str:
+    while index < len(raws):
+        if raws[index].strip():
+            return raws[index]
+        index += 1
+    return ""
 
 
 class _Text(HTMLParser):
     """HTML to text: block elements break lines; quoted blocks (blockquote, Gmail's
-    and Outlook's quote wrappers), scripts and styles are left out; Outlook's rule or
+    and Outlook's quote wrappers) are left out, a line ">" standing for each, and so
+    are scripts and styles; Outlook's rule or
     reply header after the reply ends it (the original follows)."""
 
     BLOCKS = frozenset({"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "pre", "table", "hr"})
@@ -177,6 +209,8 @@ class _Text(HTMLParser):
         ):
             if tag != "hr":
                 self.skip = (tag, 1)
+                if tag not in ("script", "style", "head", "title"):
+                    self.parts.append("\n>\n")  # a quote was here (see reply_lines)
         elif tag in self.BLOCKS:
             self.parts.append("\n")
 

@@ -107,9 +107,11 @@ class Inbox:
                 .values(status="handled", outcome=outcome[:32])
             )
 
-    def refuse(self, message_id: str, sender: str, game_id: str | None) -> None:
-        """Record a mail that was refused (unless it was recorded as handled before);
-        a retry of it is then a duplicate."""
+    def refuse(
+        self, message_id: str, sender: str, game_id: str | None, outcome: str = "refused"
+    ) -> None:
+        """Record a mail that was refused, or ignored (unless it was recorded as
+        handled before); a retry of it is then a duplicate."""
         key, now = ledger_key(message_id), self.clock()
         try:
             with self.db.writing() as conn:
@@ -124,14 +126,14 @@ class Inbox:
                             game_id=game_id,
                             received_at=timestamp(now),
                             status="handled",
-                            outcome="refused",
+                            outcome=outcome,
                         )
                     )
                 elif found.status == "received":
                     conn.execute(
                         update(INBOUND)
                         .where(INBOUND.c.message_id == key)
-                        .values(status="handled", outcome="refused")
+                        .values(status="handled", outcome=outcome)
                     )
         except IntegrityError:  # recorded at the same moment by another handler
             pass
