@@ -142,6 +142,7 @@ def test_a_sign_in_mail_speaks_the_language_of_the_page_that_asked(web):
             "/my-games", data={"email": address, "csrf_token": token}, headers=headers
         )
         assert answer.status_code == 200
+    parts.service.answer_link_requests()  # the scheduler's sweep
     with parts.database.read() as s:
         sign_ins = s.exec(select(OutboxRow).where(OutboxRow.kind == "sign_in")).all()
         assert sorted((r.address, r.language) for r in sign_ins) == [
@@ -160,7 +161,7 @@ def test_migration_0006_gives_every_seat_and_notice_english_and_goes_back(servic
         columns = connection.exec_driver_sql("SELECT * FROM seats").keys()
     assert "language" not in columns
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0006"
+    assert migrate.current_revision(database) == "0007"
     assert migrate.differences(database) == []
     assert _seats(service, created.game_id) == [(1, "en"), (2, "en")]
     assert {language for _k, _s, language in _mails(service, created.game_id)} == {"en"}
