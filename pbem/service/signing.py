@@ -28,7 +28,7 @@ from pbem.store.events import timestamp
 from pbem.store.tables import LinkRequest, SignIn, SignOutLink, core_table
 
 from . import rows
-from .addresses import address_key
+from .addresses import address_key, checked_address
 from .errors import Forbidden
 from .notices import Kind
 from .sessions import SIGNED_IN, end_opened_by
@@ -91,13 +91,16 @@ def _nonce_of(key: bytes, token: str, purpose: str) -> str | None:
 
 def ask(ctx: Context, kind: str, email: str) -> None:
     """Queue a request for a link of `kind` ("sign_in", "sign_out") to `email`. It
-    does the same for any address: whether one is mailed is the scheduler's to
-    decide (answer_requests), and nobody tells the asker."""
+    does the same for any address a mail can be built for: whether one is mailed
+    is the scheduler's to decide (answer_requests), and nobody tells the asker."""
     if kind not in KINDS:
         raise ValueError(f"{kind!r} is not a kind of link")
+    # No mail can be built for what fails the check a player's address passed
+    # (NotAnAddress, saying why): refusing it tells nothing of who plays here.
+    address = address_key(checked_address(email))
     row = {
         "kind": kind,
-        "address": address_key(email),
+        "address": address,
         "language": i18n.language(),  # the page's that asked: the mail's
         "created_at": timestamp(ctx.clock()),
     }

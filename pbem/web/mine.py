@@ -24,7 +24,7 @@ from werkzeug import Response
 from pbem.games import GAMES
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
-from pbem.service import Forbidden, NotFound
+from pbem.service import BadRequest, Forbidden, NotFound
 from pbem.service.dashboard import urgency
 from pbem.service.signing import SignedIn
 
@@ -121,11 +121,16 @@ def _asked(kind: str) -> tuple[str, int] | str:
     the same whoever the address is."""
     email = request.form.get("email", "").strip()
     if "@" not in email or len(email) > 254 or not email.isprintable():
-        return render_template(
-            "my_games.html", sent=None, email=email, error=_("that is not an email address")
-        ), 400
-    parts().service.ask_for_link(kind, email)
+        return _refused(email, _("that is not an email address"))
+    try:
+        parts().service.ask_for_link(kind, email)
+    except BadRequest as refused:  # no mail could be built for it, whoever asks
+        return _refused(email, refused.message)
     return render_template("my_games.html", sent=kind, email=email)
+
+
+def _refused(email: str, why: str) -> tuple[str, int]:
+    return render_template("my_games.html", sent=None, email=email, error=why), 400
 
 
 @bp.post("/my-games")

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from pbem.mail.compose import Composer
 from pbem.service import PlayerSpec, rows
-from pbem.service.signing import sign_in_token
+from pbem.service.signing import REQUESTS, sign_in_token
 
 import support
 from support import SHORT
@@ -312,3 +312,26 @@ def test_no_viewer_learns_anything_hidden_from_the_live_answers_dashboard_or_fee
     walk.look()
     walk.play(1)
     assert walk.checks > 100 and walk.feeds_read >= 2 * 2 * 4  # Atom and iCal, 2 seats, 4 looks
+
+
+@pytest.mark.parametrize("url", ["/my-games", "/my-games/sign-out-everywhere"])
+@pytest.mark.parametrize(
+    "email",
+    [
+        "a" * 189 + "@" + "ü." * 31 + "de",  # 254 characters, 441 in A-labels
+        "ann@example.com, mallory@example.com",
+        "ann@exa mple.com",
+        "ann@-example.com",
+    ],
+)
+def test_an_address_no_mail_can_be_built_for_is_refused_and_queues_nothing(site, url, email):
+    app, parts = site
+    new_game(parts)
+    client = app.test_client()
+
+    answer = client.post(url, data={"csrf_token": csrf(client), "email": email})
+
+    assert answer.status_code == 400
+    assert "is not an email address" in answer.get_data(as_text=True)
+    with parts.database.reading() as conn:
+        assert conn.execute(select(REQUESTS.c.id)).first() is None
