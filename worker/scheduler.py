@@ -1,6 +1,7 @@
 """The one scheduler process: every few seconds it sweeps the database and hands the
-work it finds to the Celery workers; once a day it makes the digests, and forgets the
-seat sessions and sign-ins that can no longer be used. Everything it decides comes
+work it finds to the Celery workers (the links people asked My games for among it);
+once a day it makes the digests, and forgets the seat sessions, sign-ins, links and
+requests that can no longer be used. Everything it decides comes
 from the database, so two of them, or a restart, repeat nothing."""
 
 from __future__ import annotations
@@ -59,19 +60,15 @@ def make_digests(celery: Celery, sweeper: Sweeper) -> None:
 
 
 def prune_once(service: Service) -> dict[str, int] | None:
-    """The daily clean-up of seat sessions, sign-ins and feeds that can no longer be
-    used; a failure is logged and tried again tomorrow. None when it failed."""
+    """The daily clean-up of seat sessions, sign-ins, links, requests and feeds that
+    can no longer be used; a failure is logged and tried again tomorrow. None when
+    it failed."""
     try:
         gone = service.prune()
     except Exception:
-        log.exception("pruning the seat sessions, sign-ins and feeds failed")
+        log.exception("pruning the seat sessions, sign-ins, links, requests and feeds failed")
         return None
-    log.info(
-        "pruned %d seat sessions, %d sign-ins and %d feeds",
-        gone["seat_sessions"],
-        gone["sign_ins"],
-        gone["feeds"],
-    )
+    log.info("pruned %s", ", ".join(f"{count} {what}" for what, count in gone.items()))
     return gone
 
 

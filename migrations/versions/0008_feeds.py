@@ -5,7 +5,7 @@ The signed feed addresses of before name their seats in the address itself and h
 no row: they are answered 410 Gone.
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | None = "0006"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -35,7 +35,7 @@ from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
 from .pictures import Pictures
 from .replyto import reply_address
-from .several import digest_mail, my_games_mail, sign_in_mail
+from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
 from .templating import environment, mails_of
 from .wording import fit_72, number, time_left, when
 from .writing import (
@@ -366,6 +366,7 @@ WRITERS: dict[Kind, Writer] = {
     Kind.MY_GAMES: my_games_mail,
     Kind.CHAT: chat_mail,
     Kind.SIGN_IN: sign_in_mail,
+    Kind.SIGN_OUT: sign_out_mail,
 }
 
 

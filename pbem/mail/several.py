@@ -1,5 +1,6 @@
 """The mails about several games of one address (its line in compose.WRITERS each):
-the links to its games, the sign-in link to My games, the daily digest. Each lists
+the links to its games, the sign-in link to My games, the link that signs out of
+it everywhere, the daily digest. Each lists
 the games whose seat the address still holds, in the language of the row."""
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from typing import Any
 
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
-from pbem.service.dashboard import LINK_LIFE, sign_in_token
 from pbem.service.notices import Moot
+from pbem.service.signing import LINK_LIFE, sign_in_token, sign_out_token
 from pbem.service.tokens import seat_url
 
 from .wording import together
@@ -26,6 +27,15 @@ def sign_in_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     context["sign_in"] = f"{composer.settings.base_url.rstrip('/')}/my-games/sign-in/{token}"
     context["minutes"] = int(LINK_LIFE.total_seconds() // 60)
     return _("Sign in to your games of %(titles)s", titles=context["titles"]), context
+
+
+def sign_out_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
+    context = games_of(composer, row)
+    token = sign_out_token(composer.settings.signing_key(), row.payload["nonce"])
+    base = composer.settings.base_url.rstrip("/")
+    context["sign_out"] = f"{base}/my-games/sign-out-everywhere/{token}"
+    context["minutes"] = int(LINK_LIFE.total_seconds() // 60)
+    return _("Sign out of My games everywhere"), context
 
 
 def digest_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:

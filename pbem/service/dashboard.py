@@ -1,41 +1,23 @@
 """My games across games: the seats of an address, each game's clock (whose turn,
-until when) for a seat, and signing in by a mailed link. A sign-in link is single-use
-and short-lived; the database keeps only the SHA-256 of its nonce and of the session
-it opens, and the link itself is an HMAC over the nonce, so a database dump opens
-nothing."""
+until when) for a seat, and the daily clean-up of what can no longer be used.
+Signing in and out is `signing`; the deadline feeds are `feeds`."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, update
+from sqlalchemy import func, select
 
-from pbem import i18n
-from pbem.i18n import N_
-from pbem.i18n import gettext as _
 from pbem.store import log
-from pbem.store.events import timestamp
-from pbem.store.tables import SignIn, core_table
 
 from . import history, queries, rows
 from .addresses import address_key
-from .errors import Forbidden
 from .feeds import prune as prune_feeds
-from .notices import Kind
 from .sessions import prune as prune_sessions
+from .signing import prune_links
 from .tokens import seat_token
 from .unit import Context
-
-SIGN_INS = core_table(SignIn)
-LINK_LIFE = timedelta(minutes=30)  # a sign-in link works once, within this time
-SIGNED_IN = timedelta(days=30)  # a browser stays signed in this long
-REFUSED = N_("this sign-in link has expired or was used already: ask for a new one on My games")
 
 
 @dataclass(frozen=True)
@@ -45,24 +27,6 @@ class HeldSeat:
     game_id: str
     seat: int
     token: str
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def sign_in_token(key: bytes, nonce: str) -> str:
-    """The secret of a sign-in link: the nonce and its HMAC under the server's key."""
-    mac = hmac.new(key, f"sign in|{nonce}".encode(), hashlib.sha256).digest()
-    return f"{nonce}.{base64.urlsafe_b64encode(mac[:18]).decode('ascii')}"
-
-
-def _nonce_of(key: bytes, token: str) -> str | None:
-    """The nonce of a sign-in token this server made; None for any other text."""
-    nonce, _, _ = token.partition(".")
-    if not nonce or len(token) > 100 or not token.isascii():
-        return None
-    return nonce if hmac.compare_digest(sign_in_token(key, nonce), token) else None
 
 
 def seats_of(ctx: Context, address: str) -> list[HeldSeat]:
@@ -83,118 +47,16 @@ def seats_of(ctx: Context, address: str) -> list[HeldSeat]:
     ]
 
 
-def prune_sign_ins(conn: Connection, now: datetime) -> int:
-    """Delete the sign-ins that can no longer be used: links unused past LINK_LIFE,
-    and sign-ins whose browser's time (SIGNED_IN) is over. Returns how many went."""
-    unused = SIGN_INS.c.used_at.is_(None) & (SIGN_INS.c.created_at < timestamp(now - LINK_LIFE))
-    over = SIGN_INS.c.used_at.is_not(None) & (SIGN_INS.c.used_at < timestamp(now - SIGNED_IN))
-    gone: int = conn.execute(delete(SIGN_INS).where(unused | over)).rowcount
-    return gone
-
-
 def prune(ctx: Context) -> dict[str, int]:
-    """Forget what can no longer be used: seat sessions that cannot open their seat,
-    sign-ins that are over, and the feeds left with no seat session. How many of
-    each went."""
+    """Forget what can no longer be used, in one transaction: seat sessions that
+    cannot open their seat (or whose sign-in ended), sign-ins that are over, stale
+    sign-out links and requests, and the feeds left with no seat session. How many
+    of each went."""
     now = ctx.clock()
     with ctx.db.writing() as conn:
-        return {
-            "seat_sessions": prune_sessions(conn, now),
-            "sign_ins": prune_sign_ins(conn, now),
-            "feeds": prune_feeds(conn),
-        }
-
-
-def ask_to_sign_in(ctx: Context, email: str, window: timedelta) -> list[int]:
-    """Queue a sign-in mail (the link, and the links of the address's games) unless
-    one was queued for the address within `window`, or it plays nothing here. The
-    new row's id, if any; callers must not tell the asker (the page is the same)."""
-    address = address_key(email)
-    now = ctx.clock()
-    with ctx.db.writing() as conn:
-        seats = conn.execute(
-            select(rows.SEATS.c.game_id, rows.SEATS.c.seat).where(
-                func.lower(rows.SEATS.c.email) == address,
-                rows.SEATS.c.controller == "human",
-            )
-        ).all()
-        if not seats:
-            return []
-        recent = conn.execute(
-            select(rows.OUTBOX.c.id).where(
-                rows.OUTBOX.c.kind == Kind.SIGN_IN.value,
-                rows.OUTBOX.c.address == address,
-                rows.OUTBOX.c.created_at > timestamp(now - window),
-            )
-        ).first()
-        if recent is not None:
-            return []
-        nonce = secrets.token_hex(16)
-        conn.execute(
-            insert(SIGN_INS),
-            {"id_sha256": _digest(nonce), "address": address, "created_at": timestamp(now)},
-        )
-        payload = {"nonce": nonce, "seats": [[s.game_id, s.seat] for s in seats]}
-        mail = rows.new_mail(
-            None,
-            None,
-            Kind.SIGN_IN,
-            None,
-            address,
-            payload,
-            timestamp(now),
-            language=i18n.language(),  # the page's that asked
-        )
-        return rows.add_mails(conn, [mail])
-
-
-def sign_in(ctx: Context, token: str) -> tuple[str, str]:
-    """Use a sign-in link: once, within LINK_LIFE. The address and the id of the
-    browser's new session; Forbidden for a link that is forged, used or expired."""
-    nonce = _nonce_of(ctx.key, token)
-    if nonce is None:
-        raise Forbidden(_(REFUSED))
-    now = ctx.clock()
-    session_id = secrets.token_urlsafe(32)
-    with ctx.db.writing() as conn:
-        done = conn.execute(
-            update(SIGN_INS)
-            .where(
-                and_(
-                    SIGN_INS.c.id_sha256 == _digest(nonce),
-                    SIGN_INS.c.used_at.is_(None),
-                    SIGN_INS.c.created_at > timestamp(now - LINK_LIFE),
-                )
-            )
-            .values(used_at=timestamp(now), session_sha256=_digest(session_id))
-        )
-        if done.rowcount != 1:
-            raise Forbidden(_(REFUSED))
-        address: str = conn.execute(
-            select(SIGN_INS.c.address).where(SIGN_INS.c.id_sha256 == _digest(nonce))
-        ).scalar_one()
-    return address, session_id
-
-
-def signed_in(ctx: Context, session_id: str) -> str | None:
-    """The address a browser's sign-in session is for; None when it was signed out,
-    is too old, or never was."""
-    if not session_id or len(session_id) > 100:
-        return None
-    with ctx.reading() as conn:
-        address: str | None = conn.execute(
-            select(SIGN_INS.c.address).where(
-                SIGN_INS.c.session_sha256 == _digest(session_id),
-                SIGN_INS.c.used_at > timestamp(ctx.clock() - SIGNED_IN),
-            )
-        ).scalar()
-    return address
-
-
-def sign_out(ctx: Context, session_id: str) -> None:
-    """End a sign-in session: every copy of its cookie is dead from now on."""
-    with ctx.db.writing() as conn:
-        conn.execute(delete(SIGN_INS).where(SIGN_INS.c.session_sha256 == _digest(session_id)))
+        sessions = prune_sessions(conn, now)
+        links = prune_links(conn, now)
+        return {"seat_sessions": sessions, **links, "feeds": prune_feeds(conn)}
 
 
 def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from pbem.store.events import timestamp
 from pbem.store.tables import Feed, core_table
 
 from . import rows
-from .sessions import IDLE, SESSIONS
+from .sessions import IDLE, SESSIONS, sign_in_alive
 from .unit import Context, sha256
 
 FEEDS = core_table(Feed)
@@ -63,7 +63,8 @@ def feed_for(ctx: Context, feed_id: str | None, session_ids: Sequence[str]) -> s
 
 def feed_seats(ctx: Context, feed_id: str) -> list[tuple[str, int]] | None:
     """(game, seat) of every seat the feed's sessions still hold (not ended, not
-    idle too long, the seat not handed on since); None when the id names no feed."""
+    idle too long, their sign-in if any still on, the seat not handed on since);
+    None when the id names no feed."""
     if not is_feed_id(feed_id):
         return None
     with ctx.reading() as conn:
@@ -86,6 +87,7 @@ def feed_seats(ctx: Context, feed_id: str) -> list[tuple[str, int]] | None:
                 SESSIONS.c.id_sha256.in_([str(s) for s in known.sessions]),
                 SESSIONS.c.last_seen_at > timestamp(ctx.clock() - IDLE),
                 rows.SEATS.c.controller == "human",
+                sign_in_alive(ctx.clock()),
             )
             .order_by(SESSIONS.c.game_id, SESSIONS.c.seat)
         ).all()

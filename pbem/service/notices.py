@@ -28,6 +28,7 @@ class Kind(StrEnum):
     ANSWER = "answer"
     MY_GAMES = "my_games"
     SIGN_IN = "sign_in"
+    SIGN_OUT = "sign_out"  # a link that signs an address out of My games everywhere
     CHAT = "chat"  # table talk since the seat's last chat mail, a few minutes gathered
 
 

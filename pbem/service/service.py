@@ -8,14 +8,14 @@ file in `logfile`, the state cache in `cache`."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from pbem.config import Settings
 from pbem.store.database import Database
 from pbem.store.events import Envelope
 
-from . import chat, create, dashboard, feeds, logfile, moves, queries, seats, undo
+from . import chat, create, dashboard, feeds, logfile, moves, queries, seats, signing, undo
 from .cache import StateCache
 from .chat import ChatLine
 from .create import PlayerSpec
@@ -341,27 +341,43 @@ class Service:
         """Every seat a person with this address holds now, with its token."""
         return dashboard.seats_of(self._ctx, address)
 
-    def ask_to_sign_in(self, email: str, window: timedelta) -> list[int]:
-        """Queue a sign-in mail for `email` (none if it plays nothing here, or one
-        went within `window`); never tell the asker which."""
-        return dashboard.ask_to_sign_in(self._ctx, email, window)
+    def ask_for_link(self, kind: str, email: str) -> None:
+        """Queue a request for a link mailed to `email`: "sign_in" (with the links
+        of its games) or "sign_out" (everywhere). The same work for any address;
+        never tell the asker whether one goes (`answer_link_requests` decides)."""
+        signing.ask(self._ctx, kind, email)
+
+    def answer_link_requests(self) -> list[int]:
+        """Answer the queued link requests (the scheduler's sweep): a link only to an
+        address that plays here, at most once per 10 minutes of each kind; the
+        outbox rows written."""
+        return signing.answer_requests(self._ctx)
 
     def sign_in(self, token: str) -> tuple[str, str]:
         """Use a sign-in link (once, while it is fresh): its address and the id of
         the browser's new session; Forbidden otherwise."""
-        return dashboard.sign_in(self._ctx, token)
+        return signing.sign_in(self._ctx, token)
 
-    def signed_in(self, session_id: str) -> str | None:
-        """The address of a browser's sign-in session, or None."""
-        return dashboard.signed_in(self._ctx, session_id)
+    def signed_in(self, session_id: str) -> signing.SignedIn | None:
+        """The sign-in of a browser's session (its address), or None."""
+        return signing.signed_in(self._ctx, session_id)
 
     def sign_out(self, session_id: str) -> None:
-        """End a browser's sign-in session."""
-        dashboard.sign_out(self._ctx, session_id)
+        """End a browser's sign-in session and the seat sessions it opened."""
+        signing.sign_out(self._ctx, session_id)
+
+    def sign_out_address(self, address: str) -> int:
+        """End every sign-in of an address and the seat sessions they opened."""
+        return signing.sign_out_address(self._ctx, address)
+
+    def sign_out_everywhere(self, token: str) -> str:
+        """Use a mailed sign-out link (once, while fresh): every sign-in of its
+        address ends; the address. Forbidden otherwise."""
+        return signing.sign_out_everywhere(self._ctx, token)
 
     def prune(self) -> dict[str, int]:
-        """Forget the seat sessions, sign-ins and feeds that can no longer be used
-        (the scheduler's daily job); how many of each went."""
+        """Forget the seat sessions, sign-ins, links, requests and feeds that can no
+        longer be used (the scheduler's daily job); how many of each went."""
         return dashboard.prune(self._ctx)
 
     def feed_for(self, feed_id: str | None, session_ids: Sequence[str]) -> str:

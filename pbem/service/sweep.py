@@ -1,7 +1,8 @@
 """The sweep: what the one scheduler finds to do, from the database alone (never
 from its own memory), so that a second scheduler, or a restarted one, repeats
 nothing: mails due (first sends, retries, senders that died), turns past their
-deadline, reminders due, bot seats to move, undo requests left unanswered too long.
+deadline, reminders due, bot seats to move, undo requests left unanswered too long,
+and the links people asked My games for (mailed only to an address that plays here).
 A game that cannot be swept is logged and skipped; the others are swept as usual."""
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ class Sweeper:
             except Exception:
                 log.exception("sweep: game %s skipped, its undo request cannot be lapsed", game_id)
                 work.failed.append(game_id)
+        try:
+            self.service.answer_link_requests()  # their mails go out with this sweep's
+        except Exception:
+            log.exception("sweep: the link requests could not be answered; the next sweep tries")
         work.mails = self.outbox.take_due(now)
         return work
 

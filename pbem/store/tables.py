@@ -162,9 +162,11 @@ class InboundMail(SQLModel, table=True):
 class SeatSession(SQLModel, table=True):
     """A browser that holds a seat: its cookie carries only a random session id, whose
     SHA-256 is the key here. Deleting the row ("Forget my seat") kills every copy of
-    the cookie; a seat handed on (a new token) kills its sessions too."""
+    the cookie; a seat handed on (a new token) kills its sessions too. A session a
+    sign-in opened names it, and dies with it; a sign-in opens at most one per game."""
 
     __tablename__ = "seat_sessions"
+    __table_args__ = (UniqueConstraint("sign_in_sha256", "game_id"),)
 
     id_sha256: str = Field(primary_key=True, max_length=64)
     game_id: str = Field(max_length=32, index=True)
@@ -172,6 +174,8 @@ class SeatSession(SQLModel, table=True):
     token_sha256: str = Field(max_length=64)  # the seat's token when the session began
     created_at: str = Field(max_length=32)
     last_seen_at: str = Field(max_length=32)
+    # The sign-in (its sign_ins.id_sha256) that opened it; None: opened by a seat link.
+    sign_in_sha256: str | None = Field(default=None, max_length=64)
 
 
 class SignIn(SQLModel, table=True):
@@ -182,7 +186,7 @@ class SignIn(SQLModel, table=True):
     __tablename__ = "sign_ins"
 
     id_sha256: str = Field(primary_key=True, max_length=64)  # the link's nonce
-    address: str = Field(max_length=320)
+    address: str = Field(max_length=320, index=True)
     created_at: str = Field(max_length=32)
     used_at: str | None = Field(default=None, max_length=32)
     session_sha256: str | None = Field(default=None, max_length=64, index=True)
@@ -199,6 +203,32 @@ class Feed(SQLModel, table=True):
 
     id_hmac: str = Field(primary_key=True, max_length=64)
     sessions: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: str = Field(max_length=32)
+
+
+class SignOutLink(SQLModel, table=True):
+    """A mailed link that signs an address out everywhere: single-use and short-lived,
+    its nonce kept as SHA-256 only. Using it deletes the row."""
+
+    __tablename__ = "sign_out_links"
+
+    id_sha256: str = Field(primary_key=True, max_length=64)  # the link's nonce
+    address: str = Field(max_length=320)
+    created_at: str = Field(max_length=32)
+
+
+class LinkRequest(SQLModel, table=True):
+    """Someone asked My games to mail a link (to sign in, or to sign out everywhere)
+    to an address. Every request is one such row, whoever the address is: the
+    scheduler decides whether the address plays here and whether to mail, so the
+    request itself does the same work for any address."""
+
+    __tablename__ = "link_requests"
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=16)  # sign_in or sign_out
+    address: str = Field(max_length=320)
+    language: str = Field(default="en", max_length=8)  # the asking page's
     created_at: str = Field(max_length=32)
 
 

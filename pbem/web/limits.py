@@ -20,8 +20,11 @@ if TYPE_CHECKING:
     from flask.typing import RouteCallable
 
 CREATING = "10 per hour"  # new games one client may create (POST /new, POST /api/games)
-ASKING = "5 per 10 minutes"  # My games requests one client may make
-SIGNING_IN = "10 per 10 minutes"  # sign-in links one client may try
+ASKING = "5 per 10 minutes"  # My games requests (sign in, sign out everywhere) of one client
+SIGNING_IN = "10 per 10 minutes"  # mailed links (sign in, sign out) one client may try
+# The dashboard's polls one client may make: its page asks every 3 seconds, 20 a
+# minute, so three tabs open at once stay under it.
+POLLING_DASHBOARD = "60 per minute"
 TALKING = "20 per minute"  # chat lines one client may send (a seat's: 6 a minute, the service)
 WATCHING_TALK = "5 per minute"  # spectators' chat lines one client may send
 # endpoint: (limit, scope); endpoints of one scope share one count per client
@@ -29,10 +32,13 @@ LIMITED = {
     "api.create_game": (CREATING, "creating"),
     "games.create_game": (CREATING, "creating"),
     "mine.send": (ASKING, "asking"),
+    "mine.ask_sign_out": (ASKING, "asking"),
     "api.say": (TALKING, "talking"),
     "chat.say": (TALKING, "talking"),
     "chat.spectator_says": (WATCHING_TALK, "watching talk"),
     "mine.sign_in": (SIGNING_IN, "signing in"),
+    "mine.sign_out_everywhere": (SIGNING_IN, "signing in"),
+    "mine.dashboard_live": (POLLING_DASHBOARD, "polling the dashboard"),
 }
 
 

@@ -1,12 +1,12 @@
 """My games: a dashboard of every seat this browser holds and, once signed in by a
 link mailed to an address, every game of that address; most urgent first. Asking
-with an email mails the sign-in link and the game links: the page says the same
-whether or not the address plays here, and asking again soon mails nothing new."""
+with an email mails the sign-in link and the game links, or a link that signs the
+address out everywhere: the page says the same whether or not the address plays
+here (the scheduler decides, see pbem.service.signing)."""
 
 from __future__ import annotations
 
 import hashlib
-from datetime import timedelta
 from typing import Any
 
 from flask import (
@@ -22,28 +22,36 @@ from flask import (
 from werkzeug import Response
 
 from pbem.games import GAMES
+from pbem.i18n import N_
 from pbem.i18n import gettext as _
-from pbem.service import Forbidden, NotFound
+from pbem.service import BadRequest, Forbidden, NotFound
 from pbem.service.dashboard import urgency
+from pbem.service.signing import SignedIn
 
 from . import feeds
 from .context import parts, seat_sessions
 
 bp = Blueprint("mine", __name__)
-WINDOW = timedelta(minutes=10)  # at most one such mail per address in this time
 # How often one client may ask is limits.ASKING, counted for all web processes.
+EVERYWHERE = N_("Signed out everywhere: no browser is signed in as %(address)s now.")
 
 
 def held_seats() -> list[tuple[str, int, str]]:
     """(game, seat, session id) of every seat this browser holds now; sessions that
-    ended (or whose seat moved on) are forgotten. Signed in, the address's seats
-    this browser does not hold yet are opened first."""
+    ended (or whose seat moved on, or whose sign-in ended) are forgotten. Signed in,
+    the sign-in's session in each game of the address is added (opened the first
+    time: one per sign-in and game, however often a cookie asks)."""
     seats = dict(session.get("seats", {}))
-    address = signed_in_address()
-    if address is not None:
-        for held in parts().service.seats_of(address):
-            if held.game_id not in seats:
-                seats[held.game_id] = seat_sessions().open(held.game_id, held.seat, held.token)
+    signed = signed_in()
+    if signed is not None:
+        missing = [
+            (held.game_id, held.seat, held.token)
+            for held in parts().service.seats_of(signed.address)
+            if held.game_id not in seats
+        ]
+        if missing:
+            sign_in_session = str(session.get("sign_in"))
+            seats.update(seat_sessions().open_signed_in(signed.sign_in, sign_in_session, missing))
     found, kept = [], {}
     for game_id, session_id in seats.items():
         if not isinstance(session_id, str):
@@ -65,15 +73,21 @@ def held_seats() -> list[tuple[str, int, str]]:
     return found
 
 
-def signed_in_address() -> str | None:
-    """The address this browser signed in with, while its sign-in holds."""
+def signed_in() -> SignedIn | None:
+    """This browser's sign-in, while it holds."""
     session_id = session.get("sign_in")
     if not isinstance(session_id, str):
         return None
-    address = parts().service.signed_in(session_id)
-    if address is None:
+    found = parts().service.signed_in(session_id)
+    if found is None:
         session.pop("sign_in", None)
-    return address
+    return found
+
+
+def signed_in_address() -> str | None:
+    """The address this browser signed in with, while its sign-in holds."""
+    found = signed_in()
+    return None if found is None else found.address
 
 
 def summaries(held: list[tuple[str, int, str]]) -> list[dict[str, Any]]:
@@ -92,7 +106,7 @@ def ask() -> str:
     games = summaries(held)
     return render_template(
         "my_games.html",
-        sent=False,
+        sent=None,
         email="",
         games=games,
         waiting=sum(1 for g in games if g["yours"]),
@@ -102,15 +116,32 @@ def ask() -> str:
     )
 
 
-@bp.post("/my-games")
-def send() -> tuple[str, int] | str:
+def _asked(kind: str) -> tuple[str, int] | str:
+    """Queue a request for a link of `kind` to the form's address; the page says
+    the same whoever the address is."""
     email = request.form.get("email", "").strip()
     if "@" not in email or len(email) > 254 or not email.isprintable():
-        return render_template(
-            "my_games.html", sent=False, email=email, error=_("that is not an email address")
-        ), 400
-    parts().service.ask_to_sign_in(email, WINDOW)
-    return render_template("my_games.html", sent=True, email=email)
+        return _refused(email, _("that is not an email address"))
+    try:
+        parts().service.ask_for_link(kind, email)
+    except BadRequest as refused:  # no mail could be built for it, whoever asks
+        return _refused(email, refused.message)
+    return render_template("my_games.html", sent=kind, email=email)
+
+
+def _refused(email: str, why: str) -> tuple[str, int]:
+    return render_template("my_games.html", sent=None, email=email, error=why), 400
+
+
+@bp.post("/my-games")
+def send() -> tuple[str, int] | str:
+    return _asked("sign_in")
+
+
+@bp.post("/my-games/sign-out-everywhere")
+def ask_sign_out() -> tuple[str, int] | str:
+    """Mail the address a link that signs it out of every browser."""
+    return _asked("sign_out")
 
 
 @bp.get("/my-games/sign-in/<token>")
@@ -132,8 +163,8 @@ def sign_in(token: str) -> Response:
     return redirect(url_for("mine.ask"))
 
 
-@bp.post("/my-games/sign-out")
-def sign_out() -> Response:
+def _forget_this_browser() -> None:
+    """End this browser's sign-in and every seat session its cookie holds."""
     session_id = session.pop("sign_in", None)
     if isinstance(session_id, str):
         parts().service.sign_out(session_id)
@@ -142,7 +173,41 @@ def sign_out() -> Response:
     for game_id, seat_session in seats.items() if isinstance(seats, dict) else []:
         if isinstance(seat_session, str):
             seat_sessions().end(game_id, seat_session)
+
+
+@bp.post("/my-games/sign-out")
+def sign_out() -> Response:
+    _forget_this_browser()
     flash(_("Signed out: this browser holds none of your seats now; your links still work."))
+    return redirect(url_for("mine.ask"))
+
+
+@bp.post("/my-games/sign-out-all")
+def sign_out_all() -> Response:
+    """A signed-in browser ends every sign-in of its address (its own too), and
+    the seat sessions they opened."""
+    address = signed_in_address()
+    if address is not None:
+        parts().service.sign_out_address(address)
+    _forget_this_browser()
+    if address is None:
+        flash(_("Signed out: this browser holds none of your seats now; your links still work."))
+    else:
+        flash(_(EVERYWHERE, address=address))
+    return redirect(url_for("mine.ask"))
+
+
+@bp.get("/my-games/sign-out-everywhere/<token>")
+def confirm_sign_out_everywhere(token: str) -> str:
+    """The mailed link shows a button: a mail scanner that opens links uses nothing."""
+    return render_template("sign_out_everywhere.html", token=token)
+
+
+@bp.post("/my-games/sign-out-everywhere/<token>")
+def sign_out_everywhere(token: str) -> Response:
+    address = parts().service.sign_out_everywhere(token)  # refuses a used or stale link
+    signed_in()  # forgets this browser's sign-in if it was one of those
+    flash(_(EVERYWHERE, address=address))
     return redirect(url_for("mine.ask"))
 
 

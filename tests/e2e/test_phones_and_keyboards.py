@@ -71,6 +71,7 @@ class Tour:
             "mail": f"{url}/dev/mail/1",
             "created": f"{url}/new",  # an all-bot game made through the form
             "sign-in": f"{url}/my-games/sign-in/a-mailed-link",  # its button
+            "sign-out": f"{url}/my-games/sign-out-everywhere/a-mailed-link",  # its button
             "error": f"{url}/g/no-such-game",
             # the switch, then the seat's page and the history in German
             "seat-de": f"{url}/language/de?next=/g/{self.mall}",

@@ -45,6 +45,22 @@ class Kept:
         return "250 OK"
 
 
+def sweep_and_deliver(parts) -> None:
+    """What the scheduler and a worker do: one sweep (which answers the requests for
+    My games links among the rest) and the delivery, in this process, of the mails
+    it hands out."""
+    from pbem.service.outbox import Deliveries
+    from pbem.service.sweep import Sweeper
+
+    work = Sweeper(parts.service, parts.outbox, parts.service.clock).sweep()
+    deliveries = Deliveries(parts.outbox, parts.channels)
+    try:
+        for row_id in work.mails:
+            deliveries.deliver(row_id)
+    finally:
+        deliveries.finish()
+
+
 def csrf(client, url: str, **headers: str) -> str:
     """The CSRF token of the form on the page at `url` (a Flask test client)."""
     return CSRF.search(client.get(url, headers=headers).get_data(as_text=True))[1]

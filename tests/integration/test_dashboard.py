@@ -38,7 +38,9 @@ def play(parts, game_id, tokens, seat):
 
 
 def mailed_sign_in(parts, address: str) -> str:
-    """The sign-in link of the latest sign-in mail to `address`, as the mail says it."""
+    """The sign-in link of the latest sign-in mail to `address`, as the mail says it
+    (once the scheduler has answered the requests)."""
+    parts.service.answer_link_requests()
     with parts.database.reading() as conn:
         row_id = conn.execute(
             select(rows.OUTBOX.c.id)

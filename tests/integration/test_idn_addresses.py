@@ -95,6 +95,7 @@ def test_signing_in_with_the_domain_as_typed_mails_her_links(web, table):
         data={"csrf_token": csrf(client, "/my-games"), "email": "anna@Müller.DE"},
     )
     assert page.status_code == 200
+    parts.service.answer_link_requests()  # the scheduler's sweep
     with parts.database.reading() as conn:
         mailed = conn.execute(
             select(rows.OUTBOX.c.address).where(rows.OUTBOX.c.kind == "sign_in")

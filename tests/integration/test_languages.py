@@ -142,6 +142,7 @@ def test_a_sign_in_mail_speaks_the_language_of_the_page_that_asked(web):
             "/my-games", data={"email": address, "csrf_token": token}, headers=headers
         )
         assert answer.status_code == 200
+    parts.service.answer_link_requests()  # the scheduler's sweep
     with parts.database.read() as s:
         sign_ins = s.exec(select(OutboxRow).where(OutboxRow.kind == "sign_in")).all()
         assert sorted((r.address, r.language) for r in sign_ins) == [

@@ -110,6 +110,13 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
             {"nonce": "0123456789abcdef", "seats": [[game_id, 1]]},
             game=False,
         ),
+        Kind.SIGN_OUT: writer.compose(
+            Kind.SIGN_OUT,
+            None,
+            "ann@example.com",
+            {"nonce": "0123456789abcdef", "seats": [[game_id, 1]]},
+            game=False,
+        ),
     }
     assert f"a game of {title}, {mails_of(GAMES[game]).TAGLINE}, as seat 2" in _text(
         written[Kind.INVITATION]
@@ -130,7 +137,14 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
         text = _text(message)
         if game == "nim":
             assert "mall" not in text.lower(), kind
-        if kind not in (Kind.MY_GAMES, Kind.SIGN_IN, Kind.DIGEST, Kind.INVITATION, Kind.ANSWER):
+        if kind not in (
+            Kind.MY_GAMES,
+            Kind.SIGN_IN,
+            Kind.SIGN_OUT,
+            Kind.DIGEST,
+            Kind.INVITATION,
+            Kind.ANSWER,
+        ):
             assert f"{title} {game_id}" in message["Subject"] or kind in (
                 Kind.YOUR_TURN,
                 Kind.REMINDER,
@@ -142,6 +156,10 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
     assert written[Kind.DIGEST]["Subject"] == f"Your daily {title} digest"
     assert written[Kind.SIGN_IN]["Subject"] == f"Sign in to your games of {title}"
     assert "/my-games/sign-in/0123456789abcdef." in _text(written[Kind.SIGN_IN])
+    assert written[Kind.SIGN_OUT]["Subject"] == "Sign out of My games everywhere"
+    signed_out = _text(written[Kind.SIGN_OUT])
+    assert "/my-games/sign-out-everywhere/0123456789abcdef." in signed_out
+    assert "/my-games/sign-in/" not in signed_out
     names = {1: "Ann", 2: "Ben"}
     winners = [names[seat] for seat in service.state_at(game_id)["winners"]]
     said = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}."

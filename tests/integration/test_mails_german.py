@@ -136,6 +136,13 @@ def _every_kind(parts, clock, game: str) -> tuple[str, dict[Kind, EmailMessage]]
             {"nonce": "0123456789abcdef", **mine},
             game=False,
         ),
+        Kind.SIGN_OUT: reader.mail(
+            Kind.SIGN_OUT,
+            None,
+            "anna@example.com",
+            {"nonce": "0123456789abcdef", **mine},
+            game=False,
+        ),
     }
     talk = service.say(game_id, tokens[1], "gut gespielt")
     written[Kind.CHAT] = reader.mail(Kind.CHAT, 2, "bernd@example.com", {}, seq=talk.seq)

@@ -280,6 +280,21 @@ def test_my_games_its_sign_in_and_its_feeds_speak_german(web):
     assert english_in(get(stranger, "/my-games")) == []
     sign_in = get(stranger, "/my-games/sign-in/some-token")
     assert "Bei Meine Partien anmelden" in sign_in and english_in(sign_in) == []
+    out = stranger.post(
+        "/my-games/sign-out-everywhere",
+        data={"csrf_token": csrf(stranger, "/my-games"), "email": "anna@example.com"},
+        headers=GERMAN,
+    ).get_data(as_text=True)
+    assert "in jedem Browser" in out and english_in(out) == []
+    sign_out = get(stranger, "/my-games/sign-out-everywhere/some-token")
+    assert "Überall abmelden" in sign_out and english_in(sign_out) == []
+    signed_out = stranger.post(
+        "/my-games/sign-out-everywhere/some-token",
+        data={"csrf_token": csrf(stranger, "/my-games")},
+        headers=GERMAN,
+    )
+    assert signed_out.status_code == 403
+    assert "Abmeldelink ist abgelaufen" in signed_out.get_data(as_text=True)
 
     feed = re.search(r'href="/feeds/([^"]+)\.atom"', board)[1]
     atom = get(anna, f"/feeds/{feed}.atom")

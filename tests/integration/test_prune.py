@@ -1,7 +1,9 @@
 """The scheduler's daily clean-up: seat sessions that can no longer open their seat
-(idle a year, the seat handed to someone else or to a bot) and sign-ins that are over
-(a link unused in time, a browser's signed-in time ended) are deleted, and so are
-the feeds left with no seat session; everything still usable stays and still works."""
+(idle a year, the seat handed to someone else or to a bot, the sign-in that opened
+them over), sign-ins that are over (a link unused in time, a browser's signed-in time
+ended), sign-out links unused in time, link requests left unanswered that long and
+the feeds left with no seat session are deleted; everything still usable stays and
+still works."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from datetime import timedelta
 from sqlalchemy import func, insert, select, text
 
 from pbem.service import PlayerSpec
-from pbem.service.dashboard import LINK_LIFE, SIGN_INS, SIGNED_IN
-from pbem.service.sessions import IDLE, SESSIONS, SeatSessions
+from pbem.service.sessions import IDLE, SESSIONS, SIGNED_IN, SeatSessions
+from pbem.service.signing import LINK_LIFE, REQUESTS, SIGN_INS, SIGN_OUTS
 from pbem.store.events import timestamp
 from worker import scheduler
 
@@ -51,16 +53,34 @@ def test_only_what_can_no_longer_be_used_is_forgotten(service, clock):
     _sign_in(service, "stale-link", now - LINK_LIFE - timedelta(seconds=1))
     _sign_in(service, "signed-in", now - SIGNED_IN, used=now - SIGNED_IN + timedelta(hours=1))
     _sign_in(service, "over", now - SIGNED_IN * 2, used=now - SIGNED_IN - timedelta(seconds=1))
-    assert service.prune() == {"seat_sessions": 3, "sign_ins": 2, "feeds": 1}
+    second = service.create_game(PEOPLE, None, {"seed": "prune 2"})
+    ann = [(second.game_id, 1, second.seats[0].token)]
+    (signed_in,) = sessions.open_signed_in("signed-in", "its cookie", ann).values()
+    sessions.open_signed_in("over", "another cookie", ann)
+    with service.db.writing() as conn:
+        for name, created in (("fresh", now - LINK_LIFE / 2), ("stale", now - LINK_LIFE * 2)):
+            stamp = timestamp(created)
+            conn.execute(
+                insert(SIGN_OUTS), {"id_sha256": name, "address": "a", "created_at": stamp}
+            )
+            row = {"kind": "sign_in", "address": name, "language": "en", "created_at": stamp}
+            conn.execute(insert(REQUESTS), row)
+    gone = {"seat_sessions": 4, "sign_ins": 2, "sign_out_links": 1, "link_requests": 1, "feeds": 1}
+    assert service.prune() == gone
     with service.db.reading() as conn:
-        left = conn.execute(select(SESSIONS.c.seat)).scalars().all()
+        left = conn.execute(select(SESSIONS.c.seat, SESSIONS.c.sign_in_sha256)).all()
         links = conn.execute(select(SIGN_INS.c.id_sha256).order_by(SIGN_INS.c.id_sha256))
-        assert sorted(left) == [2] and links.scalars().all() == ["fresh-link", "signed-in"]
+        assert sorted(left) == [(1, "signed-in"), (2, None)]
+        assert links.scalars().all() == ["fresh-link", "signed-in"]
+        assert conn.execute(select(SIGN_OUTS.c.id_sha256)).scalars().all() == ["fresh"]
+        assert conn.execute(select(REQUESTS.c.address)).scalars().all() == ["fresh"]
     assert sessions.token(game, kept) == token[2]  # still opens its seat
-    for gone in (idle, handed, to_bot):
-        assert sessions.token(game, gone) is None
+    assert sessions.token(second.game_id, signed_in) == second.seats[0].token
+    for gone_id in (idle, handed, to_bot):
+        assert sessions.token(game, gone_id) is None
     assert service.feed_seats(kept_feed) == [(game, 2)] and service.feed_seats(dead_feed) is None
-    assert service.prune() == {"seat_sessions": 0, "sign_ins": 0, "feeds": 0}  # nothing more
+    nothing = dict.fromkeys(gone, 0)
+    assert service.prune() == nothing  # nothing more to do
 
 
 def test_a_prune_that_fails_is_logged_and_the_next_one_works(service, clock, caplog):
@@ -76,4 +96,10 @@ def test_a_prune_that_fails_is_logged_and_the_next_one_works(service, clock, cap
     assert _count(service, SESSIONS) == 1  # one transaction: nothing half done
     with service.db.writing() as conn:
         conn.execute(text("ALTER TABLE sign_ins_away RENAME TO sign_ins"))
-    assert scheduler.prune_once(service) == {"seat_sessions": 1, "sign_ins": 0, "feeds": 0}
+    assert scheduler.prune_once(service) == {
+        "seat_sessions": 1,
+        "sign_ins": 0,
+        "sign_out_links": 0,
+        "link_requests": 0,
+        "feeds": 0,
+    }

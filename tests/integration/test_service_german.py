@@ -237,6 +237,7 @@ def _player_refusals(service, clock) -> dict[str, Callable[[], Any]]:
         "undo already waiting": lambda: service.undo(asked, askeds[1]),
         "answer lapsed": lambda: service.answer_undo(lapsed, lapseds[2], True),
         "sign-in link": lambda: service.sign_in("forged.link"),
+        "sign-out link": lambda: service.sign_out_everywhere("forged.link"),
     }
 
 

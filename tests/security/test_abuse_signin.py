@@ -1,18 +1,22 @@
 """Signing in to My games by a mailed link, attacked: asking tells nobody whether an
-address plays here, asking is rate-limited and mails at most once a window, and a
-tampered, expired or reused link, or a guess, signs nobody in. Signed in, a browser
-sees only its own address's games and never another seat's token."""
+address plays here (the same page, and the same database work behind it: the
+statements a request runs are the same for a player and a stranger, and only the
+scheduler decides whether to mail), asking is rate-limited and mails at most once a
+window, and a tampered, expired or reused link, or a guess, signs nobody in. Signed
+in, a browser sees only its own address's games and never another seat's token."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from sqlalchemy import select
+from aiosmtpd.controller import Controller
+from sqlalchemy import event, select
+from sqlalchemy.engine import Engine
 
 from pbem.mail.compose import Composer
 from pbem.service import PlayerSpec, rows
-from pbem.service.dashboard import sign_in_token
+from pbem.service.signing import REQUESTS, sign_in_token
 
 import support
 from support import SHORT
@@ -41,6 +45,8 @@ def ask(client, email: str, **extra):
 
 
 def sign_in_rows(parts) -> list[tuple[str, str]]:
+    """The sign-in mails in the outbox, once the scheduler has answered the requests."""
+    parts.service.answer_link_requests()
     with parts.database.reading() as conn:
         found = conn.execute(
             select(rows.OUTBOX.c.address, rows.OUTBOX.c.payload).where(
@@ -51,6 +57,7 @@ def sign_in_rows(parts) -> list[tuple[str, str]]:
 
 
 def link_of(parts, address: str) -> str:
+    parts.service.answer_link_requests()
     with parts.database.reading() as conn:
         row_id = conn.execute(
             select(rows.OUTBOX.c.id).where(
@@ -89,6 +96,71 @@ def test_asking_answers_the_same_for_any_address_and_mails_only_a_player_once(si
     assert re.sub(r'value="[^"]+"', "", page(known)) == re.sub(r'value="[^"]+"', "", page(unknown))
     assert ask(client, "ann@example.com").status_code == 200
     assert [address for address, _ in sign_in_rows(parts)] == ["ann@example.com"]
+
+
+def statements_of(app, url: str, email: str) -> list[str]:
+    """The SQL statements one request asking for a link to `email` runs (as their
+    text, whose values are parameters): every engine's, through SQLAlchemy's events.
+    (The store's prebuilt statements run on the driver and are not seen; the
+    request runs none of them.)"""
+    client = app.test_client()
+    token = csrf(client)
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, parameters, context, executemany) -> None:
+        seen.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", record)
+    try:
+        answer = client.post(url, data={"csrf_token": token, "email": email})
+    finally:
+        event.remove(Engine, "before_cursor_execute", record)
+    assert answer.status_code == 200
+    return seen
+
+
+@pytest.mark.parametrize("url", ["/my-games", "/my-games/sign-out-everywhere"])
+def test_asking_runs_the_same_statements_for_a_player_and_a_stranger(site, url):
+    app, parts = site
+    new_game(parts)
+    statements_of(app, url, "warm@example.com")  # the first request compiles and caches
+
+    player = statements_of(app, url, "ann@example.com")
+    stranger = statements_of(app, url, "nobody@example.com")
+
+    assert player == stranger
+    assert any("INSERT INTO link_requests" in s for s in player)  # the one queued row
+
+
+@pytest.fixture
+def mailbox():
+    kept = support.Kept()
+    port = support.free_port()
+    controller = Controller(kept, hostname="127.0.0.1", port=port)
+    controller.start()
+    kept.url = f"smtp://127.0.0.1:{port}"
+    yield kept
+    controller.stop()
+
+
+def test_the_scheduler_mails_the_link_to_a_player_and_never_to_a_stranger(make_web, mailbox):
+    app, parts = make_web(smtp_url=mailbox.url)
+    new_game(parts)
+    client = app.test_client()
+    for email in ("nobody@example.com", "Ann@Example.com", "ann@example.com", "x@ann.example"):
+        assert ask(client, email).status_code == 200
+
+    support.sweep_and_deliver(parts)
+
+    sent = [
+        (m["X-Pbem-Kind"], to)
+        for m, to in zip(mailbox.mails, mailbox.recipients, strict=True)
+        if m["X-Pbem-Kind"] == "sign_in"
+    ]
+    assert sent == [("sign_in", ["ann@example.com"])]
+    assert all(to in (["ann@example.com"], ["ben@example.com"]) for to in mailbox.recipients)
+    support.sweep_and_deliver(parts)  # answered once: nothing is left to mail
+    assert [m["X-Pbem-Kind"] for m in mailbox.mails].count("sign_in") == 1
 
 
 def test_one_client_trying_sign_in_links_is_slowed_down(site):
@@ -240,3 +312,26 @@ def test_no_viewer_learns_anything_hidden_from_the_live_answers_dashboard_or_fee
     walk.look()
     walk.play(1)
     assert walk.checks > 100 and walk.feeds_read >= 2 * 2 * 4  # Atom and iCal, 2 seats, 4 looks
+
+
+@pytest.mark.parametrize("url", ["/my-games", "/my-games/sign-out-everywhere"])
+@pytest.mark.parametrize(
+    "email",
+    [
+        "a" * 189 + "@" + "ü." * 31 + "de",  # 254 characters, 441 in A-labels
+        "ann@example.com, mallory@example.com",
+        "ann@exa mple.com",
+        "ann@-example.com",
+    ],
+)
+def test_an_address_no_mail_can_be_built_for_is_refused_and_queues_nothing(site, url, email):
+    app, parts = site
+    new_game(parts)
+    client = app.test_client()
+
+    answer = client.post(url, data={"csrf_token": csrf(client), "email": email})
+
+    assert answer.status_code == 400
+    assert "is not an email address" in answer.get_data(as_text=True)
+    with parts.database.reading() as conn:
+        assert conn.execute(select(REQUESTS.c.id)).first() is None
