@@ -15,7 +15,7 @@ from pbem.config import Settings
 from pbem.store.database import Database
 from pbem.store.events import CHAIN, Envelope
 
-from . import chat, create, dashboard, logfile, moves, queries, seats, undo
+from . import chain, chat, create, dashboard, logfile, moves, queries, seats, undo
 from .cache import StateCache
 from .chat import ChatLine
 from .create import PlayerSpec
@@ -325,6 +325,12 @@ class Service:
         the game runs; once it has ended it carries the seed, so anyone can check
         the seed's SHA-256 and replay it."""
         return logfile.export_log(self._ctx, game_id, seat)
+
+    def chain(self, game_id: str, viewer: int | None = None) -> dict[str, Any]:
+        """The game's hash chain as `viewer` (a seat, None: a spectator) may check
+        it: every seq with its commitment, and the fields and salt of each event
+        the viewer may see whole (pbem.store.chain.check verifies it)."""
+        return chain.chain_of(self._ctx, game_id, viewer)
 
     def verify(self, game_id: str) -> list[str]:
         """Everything wrong with the stored game, one line each: a broken hash

@@ -18,6 +18,7 @@ from .events import (
     UNDO_DONE,
     VERSIONS,
     Envelope,
+    EventError,
     chain_hash,
     new_salt,
     upcast,
@@ -180,6 +181,22 @@ def events(
         return []
     first = rows[0].payload if rows[0].seq == 1 else created_payload(conn, game_id)
     return [_envelope(row, first) for row in rows]
+
+
+def as_stored(conn: Connection, game_id: str) -> list[tuple[Any, Envelope | None]]:
+    """Every event of the game in order, each as its stored row (the payload as
+    hashed, not upcast) and as read back (None when this server cannot read it)."""
+    rows = _RANGE.rows(conn, {"g": game_id, "after": 0, "upto": _NO_END})
+    if not rows:
+        return []
+    first = rows[0].payload
+    out: list[tuple[Any, Envelope | None]] = []
+    for row in rows:
+        try:
+            out.append((row, _envelope(row, first)))
+        except (EventError, LookupError, TypeError, ValueError):
+            out.append((row, None))
+    return out
 
 
 def of_kinds(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> list[Envelope]:
