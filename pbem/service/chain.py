@@ -48,7 +48,7 @@ def chain_of(ctx: Context, game_id: str, viewer: int | None) -> dict[str, Any]:
             told.update({"salt": raw.salt} if row.chain == CHAIN_V2 else {"hash": raw.hash})
         events.append(told)
     return {
-        "game": game_id,
+        "id": game_id,
         "chain": row.chain,
         "viewer": viewer,
         "head_seq": row.head_seq,

@@ -36,9 +36,9 @@ LOG = {
 HEX = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 CHAIN = {
     "type": "object",
-    "required": ["game", "chain", "viewer", "head_seq", "head_hash", "events"],
+    "required": ["id", "chain", "viewer", "head_seq", "head_hash", "events"],
     "properties": {
-        "game": {"type": "string"},
+        "id": {"type": "string"},
         "chain": {"type": "integer", "enum": [1, 2], "description": "The chain's rule"},
         "viewer": {"type": ["integer", "null"], "description": "The seat, null: a spectator"},
         "head_seq": {"type": "integer"},
