@@ -241,3 +241,13 @@ def test_a_viewers_check_finds_a_forged_answer(service, forge):
 )
 def test_a_malformed_answer_is_a_problem_not_a_crash(answer):
     assert check(answer).problems != []
+
+
+def test_an_imported_game_is_a_version_2_chain_that_verifies(service):
+    created, _ = _eventful(service, chain=1)
+    doc = service.export_log(created.game_id)
+    imported = service.import_log(doc)
+    assert service.chain(imported.game_id)["chain"] == 2
+    assert service.verify(imported.game_id) == []
+    with service.db.reading() as conn:
+        assert log.chain_version(conn, imported.game_id) == 2
