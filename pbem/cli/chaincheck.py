@@ -22,9 +22,11 @@ EXIT_BROKEN, EXIT_UNREADABLE = 1, 2
 @click.option("--token", envvar="PBEM_SEAT_TOKEN", help="Your seat token (else: as a spectator).")
 @click.option("--head", "head_hash", help="The head hash you saw on the game's page or a mail.")
 def chain_check(source: str, token: str | None, head_hash: str | None) -> None:
-    """Check a game's hash chain as you may see it: SOURCE is the URL of
-    /api/games/<id>/chain, or a file holding its answer ("-": standard input).
-    Exit 0 when it holds, 1 when something is wrong, 2 when SOURCE cannot be read."""
+    """Check a game's hash chain as you may see it, from the API's answer.
+
+    SOURCE is the URL of /api/games/<id>/chain, or a file holding its answer ("-":
+    standard input). Exit 0 when it holds, 1 when something is wrong, 2 when
+    SOURCE cannot be read."""
     answer = _read(source, token)
     found = check(answer, head_hash)
     for problem in found.problems:
