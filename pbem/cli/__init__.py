@@ -17,6 +17,11 @@ from pbem.games import GAMES, NAMES
 SERVER_COMMANDS = {
     "db": ("db", "db", "The database: schema and derived tables."),
     "game": ("games", "game", "Games in the database."),
+    "chain-check": (
+        "chaincheck",
+        "chain_check",
+        "Check a game's hash chain as you may see it, from the API's answer.",
+    ),
     "web": ("web", "web", "Serve the web app and the JSON API on the configured database."),
     "worker": ("processes", "worker", "Run a Celery worker: mail delivery, bot turns, timeouts."),
     "scheduler": (

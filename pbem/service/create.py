@@ -19,7 +19,16 @@ from pbem.games import NAMES, SetupError, plugin
 from pbem.games import Game as Rules
 from pbem.i18n import gettext as _
 from pbem.store import log
-from pbem.store.events import GENESIS, GameCreated, LanguageChosen, Player, encode
+from pbem.store.events import (
+    CHAIN,
+    CHAIN_V1,
+    CHAIN_V2,
+    GENESIS,
+    GameCreated,
+    LanguageChosen,
+    Player,
+    encode,
+)
 
 from . import invitations, policy, queries
 from . import options as game_options
@@ -50,6 +59,7 @@ def create_game(
     game: str | None = None,
     actor: str = "admin",
     key: str | None = None,
+    chain: int = CHAIN,
 ) -> Created:
     """A new game of `game` (default: the first game the server knows); see
     `Service.create_game`."""
@@ -95,6 +105,7 @@ def create_game(
     setup_chosen = given and bool(rules.secrets(state, None))
     try:
         with ctx.transaction() as tx:
+            tx.chain = checked_chain(chain)
             links = start(ctx, tx, rules, specs, chosen, setup, state, actor, setup_chosen, key)
     except IntegrityError:
         earlier = created_by_key(ctx, key) if key is not None else None
@@ -102,6 +113,14 @@ def create_game(
             raise
         return earlier  # the same form, sent twice at once: the first one made it
     return Created(tx.game_id, tx.head[0], links)
+
+
+def checked_chain(chain: int) -> int:
+    """A chain version a new game may have: the current one, or version 1 (as every
+    game made before version 2 has; for tools and tests of the version 1 rule)."""
+    if chain not in (CHAIN_V1, CHAIN_V2):
+        raise ValueError(f"there is no hash chain version {chain!r}")
+    return chain
 
 
 def created_by_key(ctx: Context, key: str) -> Created | None:
@@ -164,7 +183,8 @@ def start(
     type, _, payload = encode(created)
     stored = None if key is None else creation_key(key)
     now = tx.time()
-    event = log.append(tx.conn, tx.game_id, (0, GENESIS), type, payload, actor, now, stored)
+    at = (0, GENESIS)
+    event = log.append(tx.conn, tx.game_id, at, type, payload, actor, now, stored, chain=tx.chain)
     ctx.project(tx, rules, event, state)
     for link, spec in zip(links, specs, strict=True):
         if spec.language not in (None, i18n.DEFAULT) and not spec.bot:

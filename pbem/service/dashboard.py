@@ -60,10 +60,10 @@ def prune(ctx: Context) -> dict[str, int]:
 
 
 def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str, Any]:
-    """The game's head, status, seat to move and its deadline (UTC text or None),
-    and `tag`, which changes only with an event worth showing `viewer` (a seat, or
-    None for a spectator): not another seat's private choices, nor, while the game
-    is on, the spectators' chat on a player's page."""
+    """The game's status, seat to move and its deadline (UTC text or None), and
+    `seq` and `tag`, the last event worth showing `viewer` (a seat, or None for a
+    spectator): not a seat's private choices (so a poll tells no one else that one
+    was made), nor, while the game is on, the spectators' chat on a player's page."""
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         ignored = history.PRIVATE
@@ -72,7 +72,7 @@ def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str,
         shown = log.last_but(conn, game_id, ignored)
     return {
         "tag": f"seq-{shown}",
-        "seq": row.head_seq,
+        "seq": shown,
         "status": row.status,
         "turn": row.turn,
         "round": row.round,

@@ -23,6 +23,9 @@ from .queries import happened
 from .rows import Record
 from .unit import BOT, Context, Tx, is_bot, sha256
 
+# what may come after the seq a move was chosen at without making it stale
+UNSEEN = (*TALK, *(kind.TYPE for kind in history.PRIVATE))
+
 
 def submit_action(
     ctx: Context,
@@ -250,9 +253,11 @@ def play_bots(ctx: Context, game_id: str) -> list[Accepted]:
 
 
 def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | None) -> None:
-    """Nothing when `expected` is the head (or not given), or only chat lines came
-    after it (talk changes nothing a move was chosen on); else Stale with what
-    happened since, or BadRequest for a seq the game never had."""
+    """Nothing when `expected` is the head (or not given), or only chat lines and
+    private choices came after it (they change nothing a move was chosen on, and a
+    seat must not learn of another's private choice by its move being refused);
+    else Stale with what happened since, or BadRequest for a seq the game never
+    had."""
     if expected is None or expected == row.head_seq:
         return
     if not 1 <= expected <= row.head_seq:
@@ -263,7 +268,7 @@ def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | 
                 head=row.head_seq,
             )
         )
-    if all(e.type in TALK for e in log.events(conn, row.id, after=expected)):
+    if all(e.type in UNSEEN for e in log.events(conn, row.id, after=expected)):
         return
     raise stale(conn, rules, row, expected)
 

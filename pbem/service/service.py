@@ -13,9 +13,9 @@ from typing import Any
 
 from pbem.config import Settings
 from pbem.store.database import Database
-from pbem.store.events import Envelope
+from pbem.store.events import CHAIN, Envelope
 
-from . import chat, create, dashboard, feeds, logfile, moves, queries, seats, signing, undo
+from . import chain, chat, create, dashboard, feeds, logfile, moves, queries, seats, signing, undo
 from .cache import StateCache
 from .chat import ChatLine
 from .create import PlayerSpec
@@ -74,15 +74,17 @@ class Service:
         game: str | None = None,
         actor: str = "admin",
         key: str | None = None,
+        chain: int = CHAIN,
     ) -> Created:
         """A new game of `game` (default: the registry's first game): GameCreated
         with each seat's token hash and the seed's SHA-256, and an invitation in the
         outbox for each person with an email. A `setup` given (rather than drawn
         from 192 random bits) is marked in the event (`setup_chosen`). With a `key`
         (a form's one-time key) creating is idempotent: the same key again answers
-        with the game it made (`replayed`)."""
+        with the game it made (`replayed`). `chain` is its hash chain's rule: the
+        current version 2, or 1 (as games made before it) for tools and tests."""
         return create.create_game(
-            self._ctx, players, options, setup, game=game, actor=actor, key=key
+            self._ctx, players, options, setup, game=game, actor=actor, key=key, chain=chain
         )
 
     def created_by_key(self, key: str) -> Created | None:
@@ -323,6 +325,12 @@ class Service:
         the game runs; once it has ended it carries the seed, so anyone can check
         the seed's SHA-256 and replay it."""
         return logfile.export_log(self._ctx, game_id, seat)
+
+    def chain(self, game_id: str, viewer: int | None = None) -> dict[str, Any]:
+        """The game's hash chain as `viewer` (a seat, None: a spectator) may check
+        it: every seq with its commitment, and the fields and salt of each event
+        the viewer may see whole (pbem.store.chain.check verifies it)."""
+        return chain.chain_of(self._ctx, game_id, viewer)
 
     def verify(self, game_id: str) -> list[str]:
         """Everything wrong with the stored game, one line each: a broken hash

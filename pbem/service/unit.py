@@ -23,7 +23,7 @@ from pbem.games import get
 from pbem.i18n import gettext as _
 from pbem.store import log, projection, states
 from pbem.store.database import Database
-from pbem.store.events import GENESIS, Envelope, Event, encode, timestamp
+from pbem.store.events import CHAIN, GENESIS, Envelope, Event, encode, timestamp
 from pbem.store.projection import Before
 
 from . import rows
@@ -78,6 +78,7 @@ class Tx:
     clock: Callable[[], datetime] = now
     game_id: str = ""
     head: tuple[int, str] = (0, GENESIS)
+    chain: int = CHAIN  # the game's hash chain rule (a new game's: the current one)
     before: Before = field(default_factory=Before)
     mails: list[dict[str, Any]] = field(default_factory=list)
     done: list[tuple[str, int, str, Any]] = field(default_factory=list)
@@ -145,7 +146,7 @@ class Context:
     def open(self, tx: Tx, game_id: str) -> Record:
         """Lock the game for this transaction and start appending after its head."""
         row = self.row(tx.conn, game_id, lock=True)
-        tx.game_id, tx.head = game_id, (row.head_seq, row.head_hash)
+        tx.game_id, tx.head, tx.chain = game_id, (row.head_seq, row.head_hash), row.chain
         tx.before = Before(row.options, row.turn, row.turn_started_at, row.undo_request_seq)
         return row
 
@@ -190,7 +191,10 @@ class Context:
         """Append one event after the head and project it; `state` is the rules
         state after it."""
         type, _, payload = encode(event)
-        stored = log.append(tx.conn, tx.game_id, tx.head, type, payload, actor, tx.time(), key)
+        at = tx.time()
+        stored = log.append(
+            tx.conn, tx.game_id, tx.head, type, payload, actor, at, key, chain=tx.chain
+        )
         self.project(tx, rules, stored, state)
         return stored
 

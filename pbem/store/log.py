@@ -10,13 +10,17 @@ from sqlalchemy import Connection, bindparam, insert, select
 
 from .database import Statement, json_text
 from .events import (
+    CHAIN,
+    CHAIN_V2,
     GAME_CREATED,
     GENESIS,
     MOVES,
     UNDO_DONE,
     VERSIONS,
     Envelope,
-    event_hash,
+    EventError,
+    chain_hash,
+    new_salt,
     upcast,
 )
 from .events import Event as Kind
@@ -92,24 +96,35 @@ def append(
     actor: str,
     created_at: str,
     idempotency_key: str | None = None,
+    *,
+    chain: int = CHAIN,
 ) -> Envelope:
-    """Add the event that follows `after` = (seq, hash) of the current head. Two
-    writers racing for the same seq cannot both succeed: (game_id, seq) is unique."""
+    """Add the event that follows `after` = (seq, hash) of the current head, hashed
+    by the game's `chain` rule (version 2: with a fresh salt). Two writers racing
+    for the same seq cannot both succeed: (game_id, seq) is unique."""
     seq, prev_hash = after
     payload = {**payload, "v": VERSIONS[type]}
-    digest = event_hash(prev_hash, seq + 1, type, payload, actor, created_at)
+    salt = new_salt() if chain == CHAIN_V2 else None
+    digest = chain_hash(prev_hash, seq + 1, type, payload, actor, created_at, salt)
     event = Envelope(
-        game_id, seq + 1, type, payload, actor, created_at, idempotency_key, prev_hash, digest
+        game_id, seq + 1, type, payload, actor, created_at, idempotency_key, prev_hash, digest, salt
     )
     _INSERT.run(conn, {**_row(event), "payload": json_text(event.payload)})
     return event
 
 
 def start(
-    conn: Connection, game_id: str, payload: dict[str, Any], actor: str, created_at: str
+    conn: Connection,
+    game_id: str,
+    payload: dict[str, Any],
+    actor: str,
+    created_at: str,
+    *,
+    chain: int = CHAIN,
 ) -> Envelope:
-    """The GameCreated event, seq 1."""
-    return append(conn, game_id, (0, GENESIS), GAME_CREATED, payload, actor, created_at)
+    """The GameCreated event, seq 1: it sets the game's chain version for good."""
+    at = (0, GENESIS)
+    return append(conn, game_id, at, GAME_CREATED, payload, actor, created_at, chain=chain)
 
 
 def _row(event: Envelope) -> dict[str, Any]:
@@ -123,6 +138,7 @@ def _row(event: Envelope) -> dict[str, Any]:
         "idempotency_key": event.idempotency_key,
         "prev_hash": event.prev_hash,
         "hash": event.hash,
+        "salt": event.salt,
     }
 
 
@@ -137,6 +153,7 @@ def _envelope(row: Any, created: dict[str, Any]) -> Envelope:
         row.idempotency_key,
         row.prev_hash,
         row.hash,
+        row.salt,
     )
 
 
@@ -164,6 +181,22 @@ def events(
         return []
     first = rows[0].payload if rows[0].seq == 1 else created_payload(conn, game_id)
     return [_envelope(row, first) for row in rows]
+
+
+def as_stored(conn: Connection, game_id: str) -> list[tuple[Any, Envelope | None]]:
+    """Every event of the game in order, each as its stored row (the payload as
+    hashed, not upcast) and as read back (None when this server cannot read it)."""
+    rows = _RANGE.rows(conn, {"g": game_id, "after": 0, "upto": _NO_END})
+    if not rows:
+        return []
+    first = rows[0].payload
+    out: list[tuple[Any, Envelope | None]] = []
+    for row in rows:
+        try:
+            out.append((row, _envelope(row, first)))
+        except (EventError, LookupError, TypeError, ValueError):
+            out.append((row, None))
+    return out
 
 
 def of_kinds(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> list[Envelope]:
@@ -209,20 +242,32 @@ def by_idempotency_key(conn: Connection, game_id: str, key: str) -> Envelope | N
     return _envelope(row, created_payload(conn, game_id))
 
 
+def chain_version(conn: Connection, game_id: str) -> int:
+    """The game's chain rule, as its events say: version 2 when its GameCreated has
+    a salt, else 1 (0 for a game with no events)."""
+    row = _ONE.first(conn, {"g": game_id, "seq": 1})
+    return 0 if row is None else 1 if row.salt is None else CHAIN_V2
+
+
 def chain_problems(conn: Connection, game_id: str) -> list[str]:
     """What is wrong with the stored chain: gaps, broken links, hashes that do not
-    match the stored fields. Empty when the log is intact."""
+    match the stored fields, an event salted against its chain's version (the
+    version is its GameCreated's: salted is 2). Empty when the log is intact."""
     rows = _RANGE.rows(conn, {"g": game_id, "after": 0, "upto": _NO_END})
     problems = []
     prev = GENESIS
+    salted = bool(rows) and rows[0].salt is not None
     for number, row in enumerate(rows, start=1):
         if row.seq != number:
             problems.append(f"seq {number} is missing (found {row.seq})")
             break
         if row.prev_hash != prev:
             problems.append(f"seq {row.seq}: its prev_hash is not the hash of seq {number - 1}")
+        if (row.salt is not None) != salted:
+            version = CHAIN_V2 if salted else 1
+            problems.append(f"seq {row.seq}: its salt does not fit a version {version} chain")
         fields = (row.prev_hash, row.seq, row.type, row.payload, row.actor, row.created_at)
-        if event_hash(*fields) != row.hash:
+        if chain_hash(*fields, row.salt) != row.hash:
             problems.append(f"seq {row.seq}: the stored hash does not match its contents")
         prev = row.hash
     return problems

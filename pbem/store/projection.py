@@ -16,6 +16,7 @@ from pbem.games import get
 from . import log
 from .database import Statement, state_text
 from .events import (
+    CHAIN_V2,
     GAME_CREATED,
     LANGUAGE_CHOSEN,
     MAIL_PREFERENCE,
@@ -147,6 +148,7 @@ def project(
                 "created_at": event.created_at,
                 "public": bool(payload["options"].get("public", False)),
                 "options": payload["options"],
+                "chain": 1 if event.salt is None else CHAIN_V2,
                 **head,
             },
         )

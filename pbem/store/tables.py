@@ -49,6 +49,8 @@ class Event(SQLModel, table=True):
     idempotency_key: str | None = Field(default=None, max_length=200)
     prev_hash: str = Field(max_length=64)
     hash: str = Field(max_length=64)
+    # the salt of a version 2 chain's commitment (32 hex digits); None in version 1
+    salt: str | None = Field(default=None, max_length=64)
 
 
 class Game(SQLModel, table=True):
@@ -64,6 +66,7 @@ class Game(SQLModel, table=True):
     round: int
     head_seq: int
     head_hash: str = Field(max_length=64)
+    chain: int = 1  # the hash chain's rule (1 or 2): whether its events have salts
     created_at: str = Field(max_length=32)
     updated_at: str = Field(max_length=32)
     turn_started_at: str | None = Field(default=None, max_length=32)  # the clock's start

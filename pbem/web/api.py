@@ -1,5 +1,5 @@
 """The JSON API (DESIGN.md contract): create games, read a game as a seat or a
-spectator, list legal actions, submit actions, export the log."""
+spectator, list legal actions, submit actions, export the log, check the chain."""
 
 from __future__ import annotations
 
@@ -154,6 +154,13 @@ def submit(game_id: str) -> tuple:
 @bp.get("/games/<game_id>/log")
 def game_log(game_id: str) -> dict:
     return parts().service.export_log(game_id, _viewer(game_id))
+
+
+@bp.get("/games/<game_id>/chain")
+def chain(game_id: str) -> dict:
+    """Every event's seq and commitment, and in full what the caller may see whole:
+    what `pbem chain-check` verifies against the head hash the pages show."""
+    return parts().service.chain(game_id, _viewer(game_id))
 
 
 @bp.get("/openapi.json")

@@ -16,6 +16,8 @@ from pbem.service.options import (
     POLICIES,
 )
 
+from .schemas import CHAIN, LOG
+
 _ERROR = {
     "type": "object",
     "required": ["error", "detail"],
@@ -104,37 +106,6 @@ def _setup() -> dict[str, Any]:
             for key, schemas in parts.items()
         },
     }
-
-
-_LOG = {
-    "type": "object",
-    "required": ["format", "setup", "actions"],
-    "properties": {
-        "format": {"type": "string"},
-        "setup": {"type": "object"},
-        "actions": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["seat", "action"],
-                "properties": {"seat": {"type": "integer"}, "action": {"type": "string"}},
-            },
-        },
-        "chat": {
-            "type": "array",
-            "description": "The players' chat: each line after that many actions",
-            "items": {
-                "type": "object",
-                "required": ["after", "seat", "text"],
-                "properties": {
-                    "after": {"type": "integer"},
-                    "seat": {"type": "integer"},
-                    "text": {"type": "string"},
-                },
-            },
-        },
-    },
-}
 
 
 _HOURS = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_HOURS_PER_TURN}
@@ -370,7 +341,17 @@ def document() -> dict[str, Any]:
                 "get": {
                     "summary": "The game log file, redacted for the caller until the end",
                     "parameters": game,
-                    "responses": {"200": _json(_LOG, "The log"), **_errors(400, 403, 404)},
+                    "responses": {"200": _json(LOG, "The log"), **_errors(400, 403, 404)},
+                }
+            },
+            "/api/games/{game_id}/chain": {
+                "get": {
+                    "summary": "The hash chain as the caller may check it (pbem chain-check)",
+                    "parameters": game,
+                    "responses": {
+                        "200": _json(CHAIN, "The chain"),
+                        **_errors(400, 403, 404),
+                    },
                 }
             },
             "/api/openapi.json": {

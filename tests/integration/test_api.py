@@ -197,6 +197,7 @@ def test_the_openapi_document_lists_every_route(web):
         "/api/games/{game_id}/actions",
         "/api/games/{game_id}/chat",
         "/api/games/{game_id}/log",
+        "/api/games/{game_id}/chain",
         "/api/openapi.json",
     }
 

@@ -12,7 +12,7 @@ from sqlmodel import col, select
 from pbem.games.mall import apply, parse, setup
 from pbem.service import PlayerSpec
 from pbem.store import log
-from pbem.store.events import GENESIS
+from pbem.store.events import CHAIN_V1, GENESIS
 from pbem.store.tables import Event
 
 from support import token
@@ -28,8 +28,11 @@ def stored(service, game_id) -> list[Event]:
 
 
 def test_each_hash_is_sha256_of_the_previous_hash_and_the_canonical_json(service):
+    """The version 1 rule, which every game made before version 2 keeps."""
     created = service.create_game(
-        [PlayerSpec("Zoë", "zoe@example.com"), PlayerSpec("Ben")], setup={"seed": "chain"}
+        [PlayerSpec("Zoë", "zoe@example.com"), PlayerSpec("Ben")],
+        setup={"seed": "chain"},
+        chain=CHAIN_V1,
     )
     service.submit_action(created.game_id, token(created, 1), "money L", 1)
     rows = stored(service, created.game_id)
@@ -56,6 +59,38 @@ def test_each_hash_is_sha256_of_the_previous_hash_and_the_canonical_json(service
         previous = row.hash
     assert [r.seq for r in rows] == [1, 2]
     assert rows[0].prev_hash == GENESIS
+    assert all(row.salt is None for row in rows)
+
+
+def test_a_new_games_hash_links_a_salted_commitment_to_each_event(service):
+    """Version 2, every new game's: commitment = SHA-256 of the salt followed by the
+    canonical JSON of the fields; hash = SHA-256 of the previous hash followed by
+    the canonical JSON of {seq, commitment}. Each salt is fresh, 128 bits or more."""
+    created = service.create_game(
+        [PlayerSpec("Zoë", "zoe@example.com"), PlayerSpec("Ben")], setup={"seed": "chain"}
+    )
+    service.submit_action(created.game_id, token(created, 1), "money L", 1)
+    rows = stored(service, created.game_id)
+    previous = "0" * 64
+    for row in rows:
+        fields = {
+            "seq": row.seq,
+            "type": row.type,
+            "payload": row.payload,
+            "actor": row.actor,
+            "created_at": row.created_at,
+        }
+        body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert len(bytes.fromhex(row.salt)) >= 16
+        committed = hashlib.sha256((row.salt + body).encode("utf-8")).hexdigest()
+        link = json.dumps({"seq": row.seq, "commitment": committed}, sort_keys=True)
+        link = link.replace(" ", "")  # {"commitment":"<hex>","seq":N}
+        assert row.prev_hash == previous
+        assert row.hash == hashlib.sha256((previous + link).encode("ascii")).hexdigest()
+        previous = row.hash
+    assert [r.seq for r in rows] == [1, 2]
+    assert len({row.salt for row in rows}) == len(rows)
+    assert service.state_at(created.game_id)["head_hash"] == rows[-1].hash
 
 
 def test_events_carry_their_type_version_and_a_canonical_utc_time(service, clock):

@@ -18,6 +18,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError
 from pbem.service import rows as rows_module
 from pbem.store import migrate
 from pbem.store.database import Database
+from pbem.store.events import event_hash
 
 from support import two_players
 
@@ -26,12 +27,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_migrations_create_exactly_what_the_models_declare(database):
     assert migrate.differences(database) == []
-    assert migrate.current_revision(database) == "0008"
+    assert migrate.current_revision(database) == "0009"
 
 
 def test_upgrading_an_up_to_date_database_changes_nothing(database):
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0008"
+    assert migrate.current_revision(database) == "0009"
     assert migrate.differences(database) == []
 
 
@@ -63,7 +64,7 @@ def test_the_developers_alembic_config_works_from_any_folder(tmp_path):
         env={**os.environ, "PBEM_INSTANCE_DIR": str(tmp_path)},
     )
     assert heads.returncode == 0, heads.stderr
-    assert heads.stdout.split() == ["0008", "(head)"]
+    assert heads.stdout.split() == ["0009", "(head)"]
 
 
 # -- 0003: the outbox keyed by channel and address -------------------------------------
@@ -136,7 +137,7 @@ def test_the_outbox_migration_keeps_every_mail_as_an_email_row_and_reminders_by_
 
     migrate.upgrade(database)
 
-    assert migrate.current_revision(database) == "0008"
+    assert migrate.current_revision(database) == "0009"
     assert migrate.differences(database) == []
     rows = _outbox(database)
     assert [
@@ -183,3 +184,53 @@ def test_the_outbox_migration_goes_back_to_the_old_shape(database_url):
     migrate.upgrade(database)
     assert migrate.differences(database) == []
     database.dispose()
+
+
+# -- 0009: the salts of version 2 hash chains --------------------------------------------
+
+
+def test_migration_0009_keeps_every_older_game_a_version_1_chain_that_verifies(service):
+    """A game made before the upgrade has no salts and keeps version 1: its hashes
+    are what they were and verify as before; the event guards still hold."""
+    database = service.db
+    _migrate(database, "0008", "downgrade")
+    with database.engine.begin() as conn:
+        columns = [sa.column(c, sa.JSON() if c == "payload" else None) for c in _OLD_EVENT]
+        conn.execute(sa.insert(sa.table("events", *columns)), _old_game())
+    migrate.upgrade(database)
+    assert migrate.current_revision(database) == "0009"
+    assert migrate.differences(database) == []
+    service.rebuild()
+    with database.reading() as conn:
+        chain = conn.execute(text("SELECT chain FROM games WHERE id = 'old'")).scalar()
+        salts = conn.execute(text("SELECT salt FROM events WHERE game_id = 'old'")).all()
+    assert chain == 1 and salts == [(None,)]
+    assert service.verify("old") == []
+    with pytest.raises(DatabaseError, match="events are never"), database.write() as s:
+        s.connection().execute(text("UPDATE events SET salt = 'x'"))
+
+
+_OLD_EVENT = ("game_id", "seq", "type", "payload", "actor", "created_at", "prev_hash", "hash")
+
+
+def _old_game() -> list[dict]:
+    """A nim game's GameCreated as a server before version 2 stored it."""
+    players = [
+        {"seat": s, "name": n, "token_sha256": f"{s:064d}", "token_nonce": "n"}
+        for s, n in ((1, "Ann"), (2, "Ben"))
+    ]
+    payload = {
+        "v": 1,
+        "game_id": "old",
+        "game": "nim",
+        "content": "nim",
+        "engine_version": "1",
+        "players": players,
+        "options": {},
+        "setup": {"pile": 5},
+        "seed_sha256": None,
+    }
+    at = "2026-01-01T00:00:00.000000Z"
+    digest = event_hash("0" * 64, 1, "GameCreated", payload, "admin", at)
+    row = ("old", 1, "GameCreated", payload, "admin", at, "0" * 64, digest)
+    return [dict(zip(_OLD_EVENT, row, strict=True))]

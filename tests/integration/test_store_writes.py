@@ -388,16 +388,24 @@ def test_state_text_writes_what_reads_back_equal(value):
 def _stored_text(conn, game_id: str) -> list[tuple]:
     """Each event's row with its payload as the text the database holds."""
     columns = (EVENTS.c.seq, EVENTS.c.type, cast(EVENTS.c.payload, Text), EVENTS.c.actor)
-    more = (EVENTS.c.created_at, EVENTS.c.prev_hash, EVENTS.c.hash)
+    more = (EVENTS.c.created_at, EVENTS.c.prev_hash, EVENTS.c.hash, EVENTS.c.salt)
     query = select(*columns, *more).where(EVENTS.c.game_id == game_id).order_by(EVENTS.c.seq)
     return [tuple(row) for row in conn.execute(query)]
 
 
-def _assert_standard_json_and_chain(rows: list[tuple]) -> None:
+SEP = (",", ":")
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _assert_standard_json_and_chain(rows: list[tuple], chain: int) -> None:
     """Every payload is stored as json.dumps writes it, and every hash is the
-    contract's formula over json.dumps's canonical text."""
+    contract's formula of the chain's version over json.dumps's canonical text:
+    version 1 of the fields, version 2 of a salted commitment to them."""
     previous = "0" * 64
-    for seq, type, text, actor, created_at, prev_hash, digest in rows:
+    for seq, type, text, actor, created_at, prev_hash, digest, salt in rows:
         payload = json.loads(text)
         assert text == json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
         body = {"seq": seq, "type": type, "payload": payload, "actor": actor}
@@ -408,25 +416,35 @@ def _assert_standard_json_and_chain(rows: list[tuple]) -> None:
             ensure_ascii=False,
         )
         assert prev_hash == previous
-        assert digest == hashlib.sha256((previous + canonical).encode("utf-8")).hexdigest()
+        if chain == 1:
+            assert salt is None
+            assert digest == _sha256(previous + canonical)
+        else:
+            assert len(bytes.fromhex(salt)) >= 16
+            committed = _sha256(salt + canonical)
+            link = {"seq": seq, "commitment": committed}
+            assert digest == _sha256(previous + json.dumps(link, sort_keys=True, separators=SEP))
         previous = digest
 
 
-def test_a_played_game_stores_the_standard_librarys_json_and_hashes(service):
+@pytest.mark.parametrize("chain", [1, 2])
+def test_a_played_game_stores_the_standard_librarys_json_and_hashes(service, chain):
     created = service.create_game(
         [PlayerSpec("Zoë 東京 😀", "zoe@example.com"), PlayerSpec('Ben "B" \\ O\'Neil')],
         setup={"seed": "standard json"},
+        chain=chain,
     )
     play_out(service, created)
     with service.db.reading() as conn:
         rows = _stored_text(conn, created.game_id)
     assert len(rows) > 10
     assert '"name":"Zoë 東京 😀"' in rows[0][2]  # UTF-8 kept, not \u escapes
-    _assert_standard_json_and_chain(rows)
+    _assert_standard_json_and_chain(rows, chain)
     assert service.verify(created.game_id) == []
 
 
-def test_awkward_payloads_are_stored_and_hashed_as_the_standard_library_writes(database):
+@pytest.mark.parametrize("chain", [1, 2])
+def test_awkward_payloads_are_stored_and_hashed_as_the_standard_library_writes(database, chain):
     payloads = [
         {"small": 1e-07, "tiny": 1e-05, "large": 1e16, "zero": -0.0, "whole": 2.0},
         {"big": 2**70, "edge": 2**64 - 1, "low": -(2**63), "below": -(2**63) - 1},
@@ -437,11 +455,11 @@ def test_awkward_payloads_are_stored_and_hashed_as_the_standard_library_writes(d
     head = (0, "0" * 64)
     with database.writing() as conn:
         for payload in payloads:
-            written = log.append(conn, "g1", head, "UndoLapsed", payload, "test", "t")
+            written = log.append(conn, "g1", head, "UndoLapsed", payload, "test", "t", chain=chain)
             head = (written.seq, written.hash)
     with database.reading() as conn:
         rows = _stored_text(conn, "g1")
         assert log.chain_problems(conn, "g1") == []
     stored = [{**payload, "v": 1} for payload in payloads]
     assert [json.loads(row[2]) for row in rows] == json.loads(json.dumps(stored))
-    _assert_standard_json_and_chain(rows)
+    _assert_standard_json_and_chain(rows, chain)

@@ -5,6 +5,7 @@ type names live here and nowhere else: the rest of the server uses the classes."
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -63,6 +64,13 @@ from .kinds import (
 )
 
 GENESIS = "0" * 64
+# The hash chain's rule, per game (DESIGN.md contract): version 1 hashes each event's
+# fields themselves; version 2 (every game created since) hashes a salted commitment
+# to them, so that the public hashes confirm no guess about a hidden event.
+CHAIN_V1 = 1
+CHAIN_V2 = 2
+CHAIN = CHAIN_V2  # the version of a new game's chain
+SALT_BYTES = 16  # 128 random bits per event, written as 32 hex digits
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,7 @@ class Envelope:
     idempotency_key: str | None
     prev_hash: str
     hash: str
+    salt: str | None = None  # a version 2 chain's salt (None in version 1)
 
     @cached_property
     def event(self) -> Event:
@@ -99,6 +108,44 @@ def event_hash(
         {"seq": seq, "type": type, "payload": payload, "actor": actor, "created_at": created_at}
     )
     return hashlib.sha256(prev_hash.encode("ascii") + body.encode("utf-8")).hexdigest()
+
+
+def new_salt() -> str:
+    """A fresh salt for one event of a version 2 chain: SALT_BYTES from `secrets`."""
+    return secrets.token_hex(SALT_BYTES)
+
+
+def commitment(
+    salt: str, seq: int, type: str, payload: dict[str, Any], actor: str, created_at: str
+) -> str:
+    """Version 2: SHA-256 of the ASCII salt followed by the UTF-8 canonical JSON of
+    {seq, type, payload, actor, created_at}. Without the salt it confirms no guess."""
+    body = canonical_json(
+        {"seq": seq, "type": type, "payload": payload, "actor": actor, "created_at": created_at}
+    )
+    return hashlib.sha256(salt.encode("ascii") + body.encode("utf-8")).hexdigest()
+
+
+def link_hash(prev_hash: str, seq: int, commitment: str) -> str:
+    """Version 2: SHA-256 of the ASCII previous hash followed by the UTF-8 canonical
+    JSON of {seq, commitment}."""
+    body = canonical_json({"commitment": commitment, "seq": seq})
+    return hashlib.sha256(prev_hash.encode("ascii") + body.encode("utf-8")).hexdigest()
+
+
+def chain_hash(
+    prev_hash: str,
+    seq: int,
+    type: str,
+    payload: dict[str, Any],
+    actor: str,
+    created_at: str,
+    salt: str | None,
+) -> str:
+    """An event's hash by its chain's rule: version 2 when it has a salt, else 1."""
+    if salt is None:
+        return event_hash(prev_hash, seq, type, payload, actor, created_at)
+    return link_hash(prev_hash, seq, commitment(salt, seq, type, payload, actor, created_at))
 
 
 def timestamp(moment: datetime) -> str:
@@ -132,6 +179,9 @@ def moves_in_force(events: list[Envelope]) -> list[Envelope]:
 __all__ = [
     "ACTION_TAKEN",
     "BY_TYPE",
+    "CHAIN",
+    "CHAIN_V1",
+    "CHAIN_V2",
     "EVENT_TYPES",
     "GAME_CREATED",
     "GENESIS",
@@ -141,6 +191,7 @@ __all__ = [
     "MAIL_TOPICS",
     "MOVES",
     "MOVE_TYPES",
+    "SALT_BYTES",
     "SEAT_REPLACED",
     "TURN_TIMED_OUT",
     "UNDO_ANSWERED",
@@ -171,12 +222,16 @@ __all__ = [
     "Upcaster",
     "VacationStarted",
     "canonical_json",
+    "chain_hash",
+    "commitment",
     "decode",
     "encode",
     "event_hash",
+    "link_hash",
     "mail_choices",
     "mail_column",
     "moves_in_force",
+    "new_salt",
     "parse_timestamp",
     "read",
     "stored_payload",

@@ -1,0 +1,82 @@
+"""A game's hash chain as one viewer may check it (`GET /api/games/<id>/chain`):
+every event's seq and commitment, and in full (its fields and salt) each event the
+viewer may see whole — by the rules the pages, chat and exports redact with. An
+event the viewer may not see whole gives nothing but its commitment, which without
+the salt confirms no guess. A version 1 game has no commitments: it answers the
+events the viewer may see whole with their hashes, and nothing of the others."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games import get
+from pbem.store import log
+from pbem.store.events import (
+    CHAIN_V2,
+    Envelope,
+    EventError,
+    GameCreated,
+    SeatReplaced,
+    SpectatorTalk,
+    canonical_json,
+    commitment,
+)
+
+from .history import PRIVATE, seat_of
+from .unit import Context
+
+
+def chain_of(ctx: Context, game_id: str, viewer: int | None) -> dict[str, Any]:
+    """The chain answer for `viewer` (a seat, or None for a spectator), at the head
+    the game's row has in the same transaction."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        rules = get(row.game)
+        hidden = {h for h in rules.secrets(ctx.state(conn, rules, row), viewer) if h}
+        stored = log.as_stored(conn, game_id)
+    playing = row.status == "playing"
+    events = []
+    for raw, event in stored:
+        whole = event is not None and in_full(event, raw.payload, viewer, hidden, playing)
+        told: dict[str, Any] = {"seq": raw.seq}
+        fields = (raw.seq, raw.type, raw.payload, raw.actor, raw.created_at)
+        if row.chain == CHAIN_V2:
+            told["commitment"] = commitment(raw.salt or "", *fields)
+        if whole:
+            told.update(type=raw.type, payload=raw.payload, actor=raw.actor)
+            told["created_at"] = raw.created_at
+            told.update({"salt": raw.salt} if row.chain == CHAIN_V2 else {"hash": raw.hash})
+        events.append(told)
+    return {
+        "id": game_id,
+        "chain": row.chain,
+        "viewer": viewer,
+        "head_seq": row.head_seq,
+        "head_hash": row.head_hash,
+        "events": events,
+    }
+
+
+def in_full(
+    event: Envelope, stored: Any, viewer: int | None, hidden: set[str], playing: bool
+) -> bool:
+    """Whether `viewer` may see `event` whole: not the game's creation (it holds the
+    players' addresses and link hashes, and the seed or the deal), nor a seat handed
+    to a person (the same of them); a seat's private choice for that seat alone; the
+    spectators' chat not for a player while the game is on (their pages never show
+    it); and nothing whose stored payload holds a word hidden from the viewer now
+    (the words the pages blank: a hidden card named in table talk, say)."""
+    try:
+        typed = event.event
+    except EventError:
+        return False
+    if isinstance(typed, GameCreated):
+        return False
+    if isinstance(typed, SeatReplaced) and typed.holder is not None:
+        return False
+    if isinstance(typed, PRIVATE):
+        return viewer is not None and seat_of(event) == viewer
+    if isinstance(typed, SpectatorTalk) and viewer is not None and playing:
+        return False
+    text = canonical_json(stored)
+    return not any(word in text for word in hidden)
