@@ -3,7 +3,8 @@ one transaction (a unit of work, `unit.py`) that loads the state, validates thro
 the rules, appends the event(s), updates the read models and writes the notices
 the notification policy (`policy.py`) calls for; nothing is sent here. The commands
 live by job (`create`, `moves`, `seats`, `undo`), the reads in `queries`, the log
-file in `logfile`, the state cache in `cache`."""
+file in `logfile`, the state cache in `cache`; My games' part of the facade is
+`mygames`."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from pbem.config import Settings
 from pbem.store.database import Database
 from pbem.store.events import CHAIN, Envelope
 
-from . import chain, chat, create, dashboard, feeds, logfile, moves, queries, seats, signing, undo
+from . import chain, chat, create, logfile, moves, queries, seats, undo
 from .cache import StateCache
 from .chat import ChatLine
 from .create import PlayerSpec
 from .errors import Accepted, Created, Happened, SeatLink
 from .moment import Moments
+from .mygames import MyGames
 from .rows import Record
 from .undo import UndoPlan
 from .unit import Context, Notice, now
@@ -28,7 +30,7 @@ from .unit import Context, Notice, now
 __all__ = ["Notice", "PlayerSpec", "Service"]
 
 
-class Service:
+class Service(MyGames):
     """The commands and queries every entry point (web, mail, worker, command line)
     calls. `notify` is told each committed command's Notice (none: the sweeps find
     the work alone)."""
@@ -342,71 +344,3 @@ class Service:
     def rebuild(self) -> int:
         """Recreate every read model and snapshot from the events alone."""
         return logfile.rebuild(self._ctx)
-
-    # -- my games: across games, and signing in by mail -----------------------------
-
-    def seats_of(self, address: str) -> list[dashboard.HeldSeat]:
-        """Every seat a person with this address holds now, with its token."""
-        return dashboard.seats_of(self._ctx, address)
-
-    def ask_for_link(self, kind: str, email: str) -> None:
-        """Queue a request for a link mailed to `email`: "sign_in" (with the links
-        of its games) or "sign_out" (everywhere). The same work for any address;
-        never tell the asker whether one goes (`answer_link_requests` decides)."""
-        signing.ask(self._ctx, kind, email)
-
-    def answer_link_requests(self) -> list[int]:
-        """Answer the queued link requests (the scheduler's sweep): a link only to an
-        address that plays here, at most once per 10 minutes of each kind; the
-        outbox rows written."""
-        return signing.answer_requests(self._ctx)
-
-    def sign_in(self, token: str) -> tuple[str, str]:
-        """Use a sign-in link (once, while it is fresh): its address and the id of
-        the browser's new session; Forbidden otherwise."""
-        return signing.sign_in(self._ctx, token)
-
-    def signed_in(self, session_id: str) -> signing.SignedIn | None:
-        """The sign-in of a browser's session (its address), or None."""
-        return signing.signed_in(self._ctx, session_id)
-
-    def sign_out(self, session_id: str) -> None:
-        """End a browser's sign-in session and the seat sessions it opened."""
-        signing.sign_out(self._ctx, session_id)
-
-    def sign_out_address(self, address: str) -> int:
-        """End every sign-in of an address and the seat sessions they opened."""
-        return signing.sign_out_address(self._ctx, address)
-
-    def sign_out_everywhere(self, token: str) -> str:
-        """Use a mailed sign-out link (once, while fresh): every sign-in of its
-        address ends; the address. Forbidden otherwise."""
-        return signing.sign_out_everywhere(self._ctx, token)
-
-    def prune(self) -> dict[str, int]:
-        """Forget the seat sessions, sign-ins, links, requests and feeds that can no
-        longer be used (the scheduler's daily job); how many of each went."""
-        return dashboard.prune(self._ctx)
-
-    def feed_for(self, feed_id: str | None, session_ids: Sequence[str]) -> str:
-        """The id of the deadline feed that follows a browser's seat sessions: its
-        `feed_id` while that names a feed, else a new one."""
-        return feeds.feed_for(self._ctx, feed_id, session_ids)
-
-    def feed_seats(self, feed_id: str) -> list[tuple[str, int]] | None:
-        """The seats a feed lists now; None when the id names no feed."""
-        return feeds.feed_seats(self._ctx, feed_id)
-
-    def drop_feed(self, feed_id: str) -> None:
-        """Revoke a feed's address."""
-        feeds.drop(self._ctx, feed_id)
-
-    def clock_of(self, game_id: str, viewer: int | None = None) -> dict[str, Any]:
-        """The game's head seq, status, seat to move, round and deadline, and the
-        `tag` that changes when something worth showing `viewer` (a seat, None for
-        a spectator) happened."""
-        return dashboard.clock_of(self._ctx, game_id, viewer)
-
-    def seat_summary(self, game_id: str, seat: int) -> dict[str, Any]:
-        """One game as the seat's dashboard shows it."""
-        return dashboard.seat_summary(self._ctx, game_id, seat)
