@@ -64,7 +64,6 @@ def checked_text(text: object) -> str:
         raise BadRequest(_("a chat line is text"))
     line = " ".join(_BREAKS.sub(" ", unicodedata.normalize("NFC", text)).split(" ")).strip()
     line = re.sub(r" {2,}", " ", line)
-    visible.check_line(line)
     if not line:
         raise BadRequest(_("a chat line needs some text"))
     if len(line) > LONGEST:
@@ -75,6 +74,7 @@ def checked_text(text: object) -> str:
                 length=len(line),
             )
         )
+    visible.check_line(line)  # after the length: a long line is refused at once
     return line
 
 
