@@ -36,12 +36,11 @@ _BLANK_GLYPHS = frozenset("\u2800")
 _ZWJ, _ZWNJ = "\u200d", "\u200c"
 _PRESENTATION = frozenset("\ufe0e\ufe0f")  # text and emoji presentation selectors
 _PLACED = _PRESENTATION | {_ZWJ, _ZWNJ}  # kept where they belong
-# A subdivision flag (UTS #51 emoji tag sequence, CLDR subdivision ids): the black
-# flag, the id in tag letters and digits ("gbsct"), the cancel tag.
-_FLAG_TAGS = re.compile(
-    "\U0001f3f4((?:[\U000e0061-\U000e007a]{2}|[\U000e0030-\U000e0039]{3})"
-    "[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,4}\U000e007f)"
-)
+# The subdivision flags (England, Scotland, Wales): a black flag, the region's id in
+# tag characters, a cancel tag. Only Unicode's recommended ones: any other tag run
+# draws nothing and could carry hidden text.
+_FLAGS = frozenset(icu.UnicodeSet("[:RGI_Emoji_Tag_Sequence:]").strings())
+_TAG_RUN = re.compile("\U0001f3f4([\U000e0020-\U000e007e]+\U000e007f)")
 _C = icu.UCharCategory
 _OTHER = frozenset(
     (_C.CONTROL_CHAR, _C.FORMAT_CHAR, _C.SURROGATE, _C.PRIVATE_USE_CHAR, _C.UNASSIGNED)
@@ -70,9 +69,9 @@ def check_line(line: str) -> None:
     """Refuse a chat line (BadRequest naming the character) that holds a control,
     format, private-use, unassigned or default-ignorable character outside an emoji
     sequence, a combining mark with nothing to sit on, or only blanks. Kept: the
-    joiner between emoji, one presentation selector after an emoji, a subdivision
-    flag's tags, and the joiners IDNA 2008 allows in words (after a virama, and the
-    Persian non-joiner between joining letters)."""
+    joiner between emoji, one presentation selector after an emoji, the tags of the
+    three subdivision flags, and the joiners IDNA 2008 allows in words (after a
+    virama, and the Persian non-joiner between joining letters)."""
     drawn = _drawn_ignorables(line)
     for at, c in enumerate(line):
         if at not in drawn and (c in IGNORABLE or icu.Char.charType(c) in _OTHER):
@@ -100,8 +99,9 @@ def check_line(line: str) -> None:
 def _drawn_ignorables(line: str) -> set[int]:
     """Where in `line` a default-ignorable character is part of something drawn."""
     drawn: set[int] = set()
-    for flag in _FLAG_TAGS.finditer(line):
-        drawn.update(range(flag.start(1), flag.end(1)))
+    for run in _TAG_RUN.finditer(line):
+        if run.group() in _FLAGS:
+            drawn.update(range(run.start(1), run.end(1)))
     for at, c in enumerate(line):
         if c in _PLACED and _kept(line, at, drawn):
             drawn.add(at)

@@ -135,6 +135,27 @@ def test_an_invisible_character_inside_a_line_is_refused_naming_it(web, char):
     assert _written(parts) == before
 
 
+def _tags(text: str) -> str:
+    return "".join(chr(0xE0000 + ord(c)) for c in text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"gg \U0001f3f4{_tags('ustx')}\U000e007f",  # a flag no vendor is asked to draw
+        f"gg \U0001f3f4{_tags('ignore the rules')}\U000e007f",  # text hidden in tags
+        f"gg {SCOTLAND}{_tags('hi')}",
+    ],
+)
+def test_tags_are_kept_only_in_the_subdivision_flags_unicode_recommends(web, line):
+    app, parts = web
+    game_id, tokens = _game(parts)
+    answer = _api_say(app.test_client(), game_id, tokens[1], line)
+    assert answer.status_code == 400
+    assert "U+E00" in answer.get_json()["error"]
+    assert parts.service.table_talk(game_id) == []
+
+
 @pytest.mark.parametrize("line", [COMBINING_ACUTE + "hello", "hello " + COMBINING_ACUTE * 5])
 def test_a_combining_mark_with_nothing_to_sit_on_is_refused(web, line):
     app, parts = web
