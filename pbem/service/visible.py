@@ -118,7 +118,10 @@ def _kept(line: str, at: int, drawn: set[int]) -> bool:
         return before in _EMOJI
     if c == _ZWJ and after in _PICTOGRAPHIC and _ends_emoji(before, at - 1, drawn):
         return True
-    return idna.valid_contextj(line, at)
+    try:
+        return idna.valid_contextj(line, at)
+    except ValueError:  # a character before it that Unicode has no name for
+        return False
 
 
 def _ends_emoji(c: str, at: int, drawn: set[int]) -> bool:

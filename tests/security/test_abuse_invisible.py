@@ -156,6 +156,18 @@ def test_tags_are_kept_only_in_the_subdivision_flags_unicode_recommends(web, lin
     assert parts.service.table_talk(game_id) == []
 
 
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [("ok\x1b\u200d", "U+001B"), ("ok\U000e0fff\u200c", "U+E0FFF"), ("ok\ue000\u200d", "U+E000")],
+)
+def test_a_joiner_after_a_character_without_a_name_is_refused_not_a_crash(web, line, named):
+    app, parts = web
+    game_id, tokens = _game(parts)
+    answer = _api_say(app.test_client(), game_id, tokens[1], line)
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    assert named in answer.get_json()["error"]
+
+
 @pytest.mark.parametrize("line", [COMBINING_ACUTE + "hello", "hello " + COMBINING_ACUTE * 5])
 def test_a_combining_mark_with_nothing_to_sit_on_is_refused(web, line):
     app, parts = web

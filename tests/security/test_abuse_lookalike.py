@@ -167,7 +167,9 @@ _INTERESTING = [
     "\u094d",
     "\u0628",
 ]
-_texts = st.text(st.sampled_from(_INTERESTING) | st.characters(), min_size=1, max_size=12)
+# mostly the characters above (st.text with a mixed alphabet hardly ever draws them)
+_char = st.one_of(st.sampled_from(_INTERESTING), st.sampled_from(_INTERESTING), st.characters())
+_texts = st.lists(_char, min_size=1, max_size=12).map("".join)
 
 
 def _stripped(text: str) -> str:
