@@ -21,7 +21,7 @@ from pbem.store.events import Envelope, decode, timestamp
 from pbem.store.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
 from pbem.store.log import EVENTS
 
-from . import policy, queries, rows
+from . import policy, queries, rows, visible
 from .errors import BadRequest, Forbidden, TooMany
 from .unit import Context, Tx
 
@@ -30,9 +30,6 @@ SEAT_PER_MINUTE = 6  # lines one seat may say in a minute
 SPECTATORS_PER_MINUTE = 20  # lines all the spectators of one game may say in a minute
 SHOWN = 200  # the latest lines a chat panel shows
 _BREAKS = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
-# Format characters other than the zero-width joiner of emoji sequences are refused:
-# bidirectional overrides and invisible characters make a line read as another.
-_JOINER = "\u200d"
 
 
 @dataclass(frozen=True)
@@ -60,22 +57,13 @@ class ChatLine:
 def checked_text(text: object) -> str:
     """A chat line as stored: line breaks and tabs become one space, spaces at
     either end are trimmed, the rest is NFC; refused (BadRequest, saying why) when
-    it is not text, is empty or longer than LONGEST, or holds a control, format
-    (bar the emoji joiner), surrogate or unassigned character."""
+    it is not text, is empty or longer than LONGEST, or shows nothing or hides
+    something (`visible.check_line`: invisible, control and direction-changing
+    characters outside emoji sequences, a combining mark with nothing to sit on)."""
     if not isinstance(text, str):
         raise BadRequest(_("a chat line is text"))
     line = " ".join(_BREAKS.sub(" ", unicodedata.normalize("NFC", text)).split(" ")).strip()
     line = re.sub(r" {2,}", " ", line)
-    for c in line:
-        kind = unicodedata.category(c)
-        if kind in ("Cc", "Cs", "Cn", "Co") or (kind == "Cf" and c != _JOINER):
-            raise BadRequest(
-                _(
-                    "a chat line cannot hold the character %(character)s"
-                    " (control, invisible or direction-changing characters are refused)",
-                    character="U+" + format(ord(c), "04X"),
-                )
-            )
     if not line:
         raise BadRequest(_("a chat line needs some text"))
     if len(line) > LONGEST:
@@ -86,6 +74,7 @@ def checked_text(text: object) -> str:
                 length=len(line),
             )
         )
+    visible.check_line(line)  # after the length: a long line is refused at once
     return line
 
 
@@ -120,6 +109,7 @@ def spectator_says(ctx: Context, game_id: str, name: object, text: object) -> En
         row = ctx.open(tx, game_id)
         if not row.public:
             raise Forbidden(_("this game is private: only its players talk there"))
+        visible.unlike(given, {s.seat: s.name for s in rows.seats(tx.conn, game_id)})
         said = _said_lately(ctx, tx.conn, row.id, SpectatorTalk, None)
         if said >= SPECTATORS_PER_MINUTE:
             raise TooMany(_("the spectators' chat of this game is busy: try again in a minute"))
@@ -129,12 +119,11 @@ def spectator_says(ctx: Context, game_id: str, name: object, text: object) -> En
 
 
 def _spectator_name(name: object) -> str:
-    """A spectator's name as a player's is kept: no control or format characters,
-    no runs of spaces, 1 to 60 characters."""
+    """A spectator's name as a player's is kept (`visible.shown_name`: nothing
+    invisible, no runs of spaces), 1 to 60 characters."""
     if not isinstance(name, str):
         raise BadRequest(_("a spectator gives a name to chat"))
-    kept = "".join(c for c in " ".join(name.split()) if unicodedata.category(c)[0] != "C")
-    kept = " ".join(kept.split())
+    kept = visible.shown_name(name)
     if not 1 <= len(kept) <= 60:
         raise BadRequest(_("a spectator's name is 1 to 60 characters"))
     return kept

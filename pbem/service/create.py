@@ -7,7 +7,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +29,7 @@ from pbem.store.events import (
     encode,
 )
 
-from . import invitations, policy, queries
+from . import invitations, policy, queries, visible
 from . import options as game_options
 from .addresses import checked_address
 from .errors import BadRequest, Created, SeatLink
@@ -95,7 +94,7 @@ def create_game(
     given = bool(setup)
     setup = dict(setup or {})
     setup.setdefault("seed", secrets.token_hex(24))  # 192 random bits
-    specs = [checked_player(p, rules.name) for p in players]
+    specs = checked_players(players, rules.name)
     try:
         state = rules.setup([p.name for p in specs], setup)
     except SetupError as error:
@@ -198,6 +197,18 @@ def start(
     return links
 
 
+def checked_players(players: Sequence[PlayerSpec], game: str) -> list[PlayerSpec]:
+    """The players of a new game of `game`, each checked (`checked_player`), and no
+    name that looks like another seat's (`visible.unlike`): nobody passes for
+    another player. Two bots may share a name: nobody talks or is mailed as a bot,
+    and the form names two of a kind alike."""
+    specs = [checked_player(p, game) for p in players]
+    for seat, spec in enumerate(specs, start=1):
+        earlier = enumerate(specs[: seat - 1], start=1)
+        visible.unlike(spec.name, {n: s.name for n, s in earlier if not (s.bot and spec.bot)})
+    return specs
+
+
 def checked_player(spec: PlayerSpec, game: str) -> PlayerSpec:
     """A player of `game` as stored: a name fit to show anywhere, a checked
     address for a person, a bot the game has."""
@@ -205,10 +216,9 @@ def checked_player(spec: PlayerSpec, game: str) -> PlayerSpec:
         value = getattr(spec, field_name)
         if value is not None and not isinstance(value, str):
             raise BadRequest(_("a player's %(field)s is text", field=field_name))
-    # no newlines, no runs of spaces, no control or format characters (C0, C1,
-    # NUL, bidi overrides): a name is shown in pages, mails and terminals
-    name = " ".join((spec.name or "").split())
-    name = " ".join("".join(c for c in name if unicodedata.category(c)[0] != "C").split())
+    # no newlines, no runs of spaces, nothing invisible, no control or format
+    # characters (bidi overrides): a name is shown in pages, mails and terminals
+    name = visible.shown_name(spec.name or "")
     if not name or len(name) > 100:
         raise BadRequest(_("every player needs a name of 1 to 100 characters"))
     email = checked_address(spec.email) if spec.email and spec.email.strip() else None

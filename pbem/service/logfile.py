@@ -19,7 +19,7 @@ from pbem.store.projection import Before
 
 from . import chat, rows
 from . import options as game_options
-from .create import PlayerSpec, checked_player, start
+from .create import PlayerSpec, checked_players, start
 from .errors import BadRequest, Created, NotFound
 from .moves import move
 from .seeds import guessable
@@ -77,10 +77,8 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
         raise BadRequest('the log needs "setup.players", a list of names')
     if claimed is not None and "seed" in setup and claimed != sha256(str(setup["seed"])):
         raise BadRequest("the seed does not match its SHA-256 in the log")
-    specs = [
-        checked_player(PlayerSpec(n["name"] if isinstance(n, dict) else str(n)), rules.name)
-        for n in names
-    ]
+    listed = [PlayerSpec(n["name"] if isinstance(n, dict) else str(n)) for n in names]
+    specs = checked_players(listed, rules.name)
     try:
         initial = rules.setup([p.name for p in specs], setup)
     except SetupError as error:

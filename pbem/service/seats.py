@@ -26,7 +26,7 @@ from pbem.store.events import (
 )
 
 from . import options as game_options
-from . import policy, rows
+from . import policy, rows, visible
 from .create import PlayerSpec, checked_player
 from .errors import BadRequest, NotFound, SeatLink
 from .tokens import new_nonce, seat_token, token_hash
@@ -64,6 +64,8 @@ def replace_seat(
         elif by == "human":
             spec = PlayerSpec(name or seats[seat - 1].name, email, language=language)
             spec = checked_player(spec, row.game)
+            if spec.name != seats[seat - 1].name:  # a new name must not pass for another's
+                visible.unlike(spec.name, {s.seat: s.name for s in seats if s.seat != seat})
             nonce = new_nonce()
             token = seat_token(ctx.key, game_id, seat, nonce)
             holder = Holder(spec.name, spec.email, token_hash(token), nonce)

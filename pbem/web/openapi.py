@@ -196,6 +196,11 @@ def document() -> dict[str, Any]:
                                                 "type": "string",
                                                 "minLength": 1,
                                                 "maxLength": 100,
+                                                "description": "invisible, control and"
+                                                " format characters are removed; refused"
+                                                " when nothing visible is left, or when"
+                                                " it looks like another seat's name"
+                                                " (Unicode UTS #39 confusables)",
                                             },
                                             "email": {"type": "string", "format": "email"},
                                             "bot": {"enum": bots},
@@ -315,7 +320,9 @@ def document() -> dict[str, Any]:
                                     "type": "string",
                                     "description": "One line, 1 to 500 characters "
                                     "after trimming; line breaks become spaces; "
-                                    "control and invisible characters are refused",
+                                    "control and invisible characters are refused "
+                                    "(emoji sequences are kept), and so is a line "
+                                    "of nothing but blanks",
                                 }
                             },
                         }
