@@ -92,6 +92,13 @@ def _drafts(parts, clock, game: str, language: str) -> dict[Kind, Draft]:
             {"nonce": "0123456789abcdef", "seats": [[game_id, 1]]},
             game=False,
         ),
+        Kind.SIGN_OUT: draft(
+            Kind.SIGN_OUT,
+            None,
+            "zoe@example.com",
+            {"nonce": "0123456789abcdef", "seats": [[game_id, 1]]},
+            game=False,
+        ),
     }
     # what a player says goes into a mail as it is: here a line that looks like a boundary
     said = "--===============0000000000000000000==\nGrüße"
