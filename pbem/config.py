@@ -18,6 +18,8 @@ DEFAULTS = resources.CONFIG / "defaults.toml"
 DEV_SECRET_KEY = "dev-only-not-secret"
 # A site name longer than this would crowd a page title and a mail's sender.
 SITE_NAME_LONGEST = 60
+# The most lines of talk a setting may let one chat of a game hold.
+TALK_LINES_MOST = 100_000
 
 
 class ConfigError(ValueError):
@@ -37,6 +39,8 @@ class Settings:
     mail_domain: str
     smtp_url: str
     snapshot_every: int
+    talk_lines_per_game: int
+    talk_lines_per_writer: int
     broker_url: str
     sweep_seconds: int
     live_poll_seconds: int
@@ -81,6 +85,20 @@ def _coerce(name: str, kind: type, value: Any) -> Any:
     return value
 
 
+def _check_talk(per_game: int, per_writer: int) -> None:
+    """The totals of talk: each chat of a game holds 1 to TALK_LINES_MOST lines, and
+    one writer says at most as many as the chat holds."""
+    if not 1 <= per_game <= TALK_LINES_MOST:
+        raise ConfigError(
+            f"talk_lines_per_game: 1 to {TALK_LINES_MOST} lines in each chat of a game,"
+            f" not {per_game}"
+        )
+    if not 1 <= per_writer <= per_game:
+        raise ConfigError(
+            f"talk_lines_per_writer: 1 to talk_lines_per_game ({per_game}) lines, not {per_writer}"
+        )
+
+
 def instance_folder(environ: Mapping[str, str] | None = None) -> Path:
     """The instance's folder: PBEM_INSTANCE_DIR, or ./instance."""
     environ = os.environ if environ is None else environ
@@ -116,6 +134,7 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
         raise ConfigError("live_poll_seconds: 0 (pages do not poll) to 3600 seconds")
     if values["trusted_proxies"] < 0:
         raise ConfigError("trusted_proxies: the number of proxies in front of the app, 0 or more")
+    _check_talk(values["talk_lines_per_game"], values["talk_lines_per_writer"])
     name = values["site_name"]
     if not name.strip() or len(name) > SITE_NAME_LONGEST or not name.isprintable():
         raise ConfigError(

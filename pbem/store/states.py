@@ -75,13 +75,20 @@ def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
 
 
 def steps(
-    conn: Connection, game: Game, game_id: str, *, after: int = 0, upto: int | None = None
+    conn: Connection,
+    game: Game,
+    game_id: str,
+    *,
+    after: int = 0,
+    upto: int | None = None,
+    but: tuple[str, ...] = (),
 ) -> Iterator[Step]:
     """The game's events with after < seq <= upto, each with the rules state before
     and after it (an undo back before `after` restores that state from the store):
-    what history, a stale answer and a replay page walk."""
+    what history, a stale answer and a replay page walk. `but`: types of events
+    that change no state (talk), left out unread."""
     base = max(after, 1)
-    events = log.events(conn, game_id, after=after, upto=upto)
+    events = log.events(conn, game_id, after=after, upto=upto, but=but)
 
     def restore(seq: int) -> Any:
         return state_at(conn, game, game_id, seq)

@@ -26,12 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_migrations_create_exactly_what_the_models_declare(database):
     assert migrate.differences(database) == []
-    assert migrate.current_revision(database) == "0006"
+    assert migrate.current_revision(database) == "0010"
 
 
 def test_upgrading_an_up_to_date_database_changes_nothing(database):
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0006"
+    assert migrate.current_revision(database) == "0010"
     assert migrate.differences(database) == []
 
 
@@ -63,7 +63,7 @@ def test_the_developers_alembic_config_works_from_any_folder(tmp_path):
         env={**os.environ, "PBEM_INSTANCE_DIR": str(tmp_path)},
     )
     assert heads.returncode == 0, heads.stderr
-    assert heads.stdout.split() == ["0006", "(head)"]
+    assert heads.stdout.split() == ["0010", "(head)"]
 
 
 # -- 0003: the outbox keyed by channel and address -------------------------------------
@@ -136,7 +136,7 @@ def test_the_outbox_migration_keeps_every_mail_as_an_email_row_and_reminders_by_
 
     migrate.upgrade(database)
 
-    assert migrate.current_revision(database) == "0006"
+    assert migrate.current_revision(database) == "0010"
     assert migrate.differences(database) == []
     rows = _outbox(database)
     assert [

@@ -1,0 +1,89 @@
+"""The JSON schemas of the API's documents (for the OpenAPI document): an error, an
+action, a chat line, the log file, a game's options."""
+
+from __future__ import annotations
+
+from pbem.service.options import (
+    DEFAULTS,
+    MAX_HOURS_PER_TURN,
+    MAX_REMINDERS,
+    MAX_REPLACE_AFTER,
+    MAX_VACATION_DAYS,
+    POLICIES,
+)
+
+ERROR = {
+    "type": "object",
+    "required": ["error", "detail"],
+    "properties": {"error": {"type": "string"}, "detail": {}},
+}
+ACTION = {
+    "description": "An action in the game's notation (e.g. `take 2`) or its JSON form",
+    "oneOf": [{"type": "string"}, {"type": "object", "required": ["type"]}],
+}
+CHAT_LINE = {
+    "type": "object",
+    "required": ["seq", "seat", "name", "text", "at"],
+    "properties": {
+        "seq": {"type": "integer"},
+        "seat": {"type": ["integer", "null"]},
+        "name": {"type": "string"},
+        "text": {"type": "string"},
+        "at": {"type": "string"},
+    },
+}
+LOG = {
+    "type": "object",
+    "required": ["format", "setup", "actions"],
+    "properties": {
+        "format": {"type": "string"},
+        "setup": {"type": "object"},
+        "actions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "action"],
+                "properties": {"seat": {"type": "integer"}, "action": {"type": "string"}},
+            },
+        },
+        "chat": {
+            "type": "array",
+            "description": "The players' chat: each line after that many actions",
+            "items": {
+                "type": "object",
+                "required": ["after", "seat", "text"],
+                "properties": {
+                    "after": {"type": "integer"},
+                    "seat": {"type": "integer"},
+                    "text": {"type": "string"},
+                },
+            },
+        },
+    },
+}
+
+
+HOURS = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_HOURS_PER_TURN}
+OPTIONS = {
+    "type": "object",
+    "description": "Every number is bounded: a value out of bounds is refused (400, the rule).",
+    "additionalProperties": False,
+    "properties": {
+        "hours_per_turn": {
+            "type": ["number", "null"],
+            "minimum": 1,
+            "maximum": MAX_HOURS_PER_TURN,
+            "description": "Hours per turn; null: no deadline",
+        },
+        "reminders": {
+            "type": "array",
+            "maxItems": MAX_REMINDERS,
+            "items": HOURS,
+            "description": "Hours before the deadline, each below hours_per_turn",
+        },
+        "timeout_policy": {"enum": list(POLICIES)},
+        "replace_after": {"type": "integer", "minimum": 1, "maximum": MAX_REPLACE_AFTER},
+        "vacation_days": {"type": "integer", "minimum": 0, "maximum": MAX_VACATION_DAYS},
+        **{key: {"type": "boolean"} for key, value in DEFAULTS.items() if isinstance(value, bool)},
+    },
+}
