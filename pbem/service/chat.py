@@ -209,7 +209,8 @@ def _room(ctx: Context, conn: Connection, game_id: str, line: TableTalk | Specta
             )
             if isinstance(line, TableTalk)
             else _(
-                "%(name)s has said %(most)s lines here, the most one name may say in a game",
+                "the name %(name)s has said %(most)s lines here, the most one name may say"
+                " in a game",
                 name=line.name,
                 most=per_writer,
             )

@@ -13,7 +13,7 @@ from pbem.games import Game
 
 from . import log
 from .database import Statement
-from .events import Envelope, GameCreated
+from .events import TALK, Envelope, GameCreated
 from .fold import Fold, Step, UndoneBeforeBase, fold
 from .tables import Game as GameRow
 from .tables import Snapshot, core_table
@@ -67,7 +67,8 @@ def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
             base_seq, base = checkpoint.seq, game.load_state(checkpoint.state)
         walk = Fold(game, base_seq, base)
         try:
-            for event in log.events(conn, game_id, after=base_seq, upto=seq):
+            # talk folds to nothing: a long chat since the checkpoint is not read
+            for event in log.events(conn, game_id, after=base_seq, upto=seq, but=TALK):
                 walk.step(event)
             return walk.state
         except UndoneBeforeBase as undone:
