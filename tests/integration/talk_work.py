@@ -1,6 +1,6 @@
-"""For the tests and the benchmark of long chats: lines of talk stored in bulk (one
-unit of work, each line an event through the service's own append and projection),
-and `Work`, what the database does for a block of code, counted deterministically."""
+"""For the tests and the benchmark of long chats: lines of talk stored in bulk (each
+an event appended and counted by the store, many to a unit of work), and `Work`,
+what the database does for a block of code, counted deterministically."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pbem.store.database import Database
 from pbem.store.events import SpectatorTalk, TableTalk, encode
 
 BATCH = 100  # lines stored in one unit of work
+STEPS = 10  # SQLite's instructions counted as one
 
 
 def talk_in_bulk(service: Service, game_id: str, lines: int, seats: int = 2) -> None:
@@ -46,14 +47,15 @@ def talk_in_bulk(service: Service, game_id: str, lines: int, seats: int = 2) -> 
 def _line(n: int, seats: int) -> tuple[TableTalk | SpectatorTalk, str]:
     """The nth line of a long chat and its actor: a seat's and a spectator's in turn."""
     if n % 2:
-        return TableTalk(n % seats + 1, f"line {n}"), f"seat:{n % seats + 1}"
+        seat = (n // 2) % seats + 1
+        return TableTalk(seat, f"line {n}"), f"seat:{seat}"
     return SpectatorTalk(f"watcher {n % 7}", f"line {n}"), "spectator"
 
 
 @dataclass
 class Counted:
     """What the database did: statements run, and the work they took — on SQLite its
-    virtual machine's instructions (in hundreds: every row a statement visits costs
+    virtual machine's instructions (in tens: every row a statement visits costs
     some, whether it returns it or not), on PostgreSQL the rows it read from the
     events table (through an index or not, returned or not)."""
 
@@ -110,12 +112,12 @@ class Work:
                 return 0  # go on
 
             driver.set_trace_callback(statement)
-            driver.set_progress_handler(step, 100)
+            driver.set_progress_handler(step, STEPS)
             try:
                 yield
             finally:
                 driver.set_trace_callback(None)
-                driver.set_progress_handler(None, 100)
+                driver.set_progress_handler(None, STEPS)
             return
         before = _pg_rows(driver)
         factory = driver.cursor_factory
