@@ -18,7 +18,7 @@ from pbem.store import migrate, talk
 from pbem.store.database import Database
 from pbem.store.events import SpectatorTalk, TableTalk
 
-from support import SHORT
+from support import SHORT, csrf
 
 SHOWN = service_chat.SHOWN
 LINES = re.compile(r'<li><span class="who">[^<]*</span>(?: \([^)]*\))?: <span class="said">([^<]*)')
@@ -33,6 +33,10 @@ def _game(parts, lines: int = 0) -> str:
     )
     talk_in_bulk(parts.service, created.game_id, lines)
     return created.game_id
+
+
+def _token(parts, game_id: str, seat: int) -> str:
+    return next(s.token for s in parts.service.seat_links(game_id) if s.seat == seat)
 
 
 def _panel(page: str, section: str) -> str:
@@ -51,13 +55,16 @@ def _poll(client, game_id: str, since: int):
     return answer
 
 
-def test_a_long_chat_costs_the_watch_page_and_the_live_poll_nothing_more(make_web, monkeypatch):
+def test_a_long_chat_costs_the_pages_the_live_poll_and_a_new_line_nothing_more(
+    make_web, clock, monkeypatch
+):
     """10,000 lines (half the players', half the spectators'): the watch page and a
     live poll run as many statements as for a game of 10 lines, and as much work
     (talk_work.Work: what the database did) as for a game whose chats fill a page
     (within 1.5 times); and with pages of 5 lines, which the game of 10 lines fills
-    too, as much work as for that game."""
-    app, parts = make_web()
+    too, as much work as for that game. A new line (its rate checks, its totals)
+    costs what it costs in the game of 10 lines. (Totals high enough for the bulk.)"""
+    app, parts = make_web(talk_lines_per_game=100_000, talk_lines_per_writer=100_000)
     sizes = (10, 2 * SHOWN, 10_000)
     games = {size: _game(parts, size) for size in sizes}
     if parts.database.dialect == "postgresql":
@@ -88,6 +95,27 @@ def test_a_long_chat_costs_the_watch_page_and_the_live_poll_nothing_more(make_we
         done = {size: costs[size][what][1] for size in sizes}
         assert statements[10_000] <= 1.5 * statements[10], (what, costs)
         assert done[10_000] <= 1.5 * max(done[2 * SHOWN], 1), (what, costs)
+    clock.advance(minutes=2)  # the bulk lines were all said at the test clock's one moment
+    for size, game_id in games.items():
+        header = {"Authorization": f"Bearer {_token(parts, game_id, 1)}"}
+        url = f"/g/{game_id}/watch/chat"
+        form = {"csrf_token": csrf(client, f"/g/{game_id}/watch"), "name": "Zoe", "text": "hi"}
+        for what, say in (
+            (
+                "say",
+                lambda g=game_id, h=header: client.post(
+                    f"/api/games/{g}/chat", json={"text": "hi"}, headers=h
+                ),
+            ),
+            ("spectator says", lambda u=url, f=form: client.post(u, data=f)),
+        ):
+            with work.counting() as counted:
+                assert say().status_code in (201, 303)
+            costs[size][what] = (counted.statements, counted.work)
+    for what in ("say", "spectator says"):
+        assert costs[10_000][what][0] <= 1.5 * costs[10][what][0], (what, costs)
+        # the rate checks read the last lines a minute may hold: all of them at 400
+        assert costs[10_000][what][1] <= 1.5 * costs[2 * SHOWN][what][1], (what, costs)
     monkeypatch.setattr(service_chat, "SHOWN", 5)
     paged = measured()
     for what in ("page", "poll", "poll since"):
