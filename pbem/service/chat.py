@@ -21,6 +21,7 @@ from sqlalchemy import Connection
 from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 from pbem.store import talk
 from pbem.store.events import Envelope, decode, timestamp
 from pbem.store.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
@@ -188,31 +189,37 @@ def _room(ctx: Context, conn: Connection, game_id: str, line: TableTalk | Specta
     chat = "table" if isinstance(line, TableTalk) else "spectators"
     if total >= per_game:
         message = (
-            _(
-                "the table talk of this game holds %(most)s lines, the most a game keeps:"
+            ngettext(
+                "the table talk of this game holds %(num)d line, the most a game keeps:"
                 " nothing more can be said here",
-                most=per_game,
+                "the table talk of this game holds %(num)d lines, the most a game keeps:"
+                " nothing more can be said here",
+                per_game,
             )
             if chat == "table"
-            else _(
-                "the spectators' chat of this game holds %(most)s lines, the most a game"
+            else ngettext(
+                "the spectators' chat of this game holds %(num)d line, the most a game"
                 " keeps: nothing more can be said here",
-                most=per_game,
+                "the spectators' chat of this game holds %(num)d lines, the most a game"
+                " keeps: nothing more can be said here",
+                per_game,
             )
         )
         raise TooMany(message, {"total": per_game, "chat": chat, "of": "game"})
     if own >= per_writer:
         message = (
-            _(
-                "you have said %(most)s lines at this table, the most one seat may say in a game",
-                most=per_writer,
+            ngettext(
+                "you have said %(num)d line at this table, the most one seat may say in a game",
+                "you have said %(num)d lines at this table, the most one seat may say in a game",
+                per_writer,
             )
             if isinstance(line, TableTalk)
-            else _(
-                "the name %(name)s has said %(most)s lines here, the most one name may say"
+            else ngettext(
+                "the name %(name)s has said %(num)d line here, the most one name may say in a game",
+                "the name %(name)s has said %(num)d lines here, the most one name may say"
                 " in a game",
+                per_writer,
                 name=line.name,
-                most=per_writer,
             )
         )
         raise TooMany(message, {"total": per_writer, "chat": chat, "of": "writer"})

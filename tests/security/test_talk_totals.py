@@ -142,7 +142,7 @@ def test_a_say_line_by_mail_past_the_total_is_answered_with_the_rule(make_web):
     assert handled.status == "refused"
     (answer,) = table.answers()
     assert answer.payload["lines"] == [
-        "Not said at the table: you have said 1 lines at this table,"
+        "Not said at the table: you have said 1 line at this table,"
         " the most one seat may say in a game."
     ]
     assert table.seq() == head
