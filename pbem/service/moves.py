@@ -263,7 +263,7 @@ def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | 
                 head=row.head_seq,
             )
         )
-    if all(e.type in TALK for e in log.events(conn, row.id, after=expected)):
+    if not log.events(conn, row.id, after=expected, but=TALK):  # talk alone since
         return
     raise stale(conn, rules, row, expected)
 

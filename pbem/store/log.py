@@ -92,24 +92,6 @@ def _but(types: tuple[str, ...], dialect: str) -> Statement:
     return Statement(text(f"{sql} ORDER BY seq").columns(*EVENTS.c))
 
 
-_LAST_OTHER = (
-    select(EVENTS.c.seq)
-    .where(
-        EVENTS.c.game_id == bindparam("g"),
-        EVENTS.c.type.not_in(bindparam("types", expanding=True)),
-    )
-    .order_by(EVENTS.c.seq.desc())
-    .limit(1)
-)
-_TURN_BEGAN = (
-    select(EVENTS.c.seq)
-    .where(
-        EVENTS.c.game_id == bindparam("g"),
-        EVENTS.c.type.in_((GAME_CREATED, *MOVES, UNDO_DONE)),
-    )
-    .order_by(EVENTS.c.seq.desc())
-    .limit(1)
-)
 _NO_END = 2**31 - 1  # the largest seq an INTEGER column holds
 
 
@@ -214,21 +196,39 @@ def of_kinds(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> l
     return [_envelope(row, first) for row in rows]
 
 
+@functools.cache
+def _last_of(types: tuple[str, ...], dialect: str) -> Statement:
+    """The seq of the game's last event of these types (NULL when none): the
+    largest of each type's last, one step down the (game_id, type, seq) index each,
+    however many events of other types (talk) came after them. SQLite is told the
+    index: it would rather walk the primary key back from the game's last event
+    until one of the type, all the way when there is none."""
+    if not all(name.isidentifier() for name in types):  # the code's names: never quoted
+        raise ValueError(f"event types are names: {types}")
+    table = f"events INDEXED BY {BY_TYPE_INDEX}" if dialect == "sqlite" else "events"
+    lasts = " UNION ALL ".join(
+        f"SELECT max(seq) AS seq FROM {table} WHERE game_id = :g AND type = '{name}'"
+        for name in types
+    )
+    return Statement(text(f"SELECT max(seq) AS seq FROM ({lasts}) AS lasts").columns(EVENTS.c.seq))
+
+
 def turn_began(conn: Connection, game_id: str) -> int:
     """The seq of the event the game's current turn began with: its start, the last
     move or the last undo (as the games row's `turn_started_at`). Events after it
     that leave the turn as it was (table talk, a mail preference, a vacation, an
     undo request) do not make another turn. 0 for a game with no events."""
-    seq: int | None = conn.execute(_TURN_BEGAN, {"g": game_id}).scalar()
-    return seq or 0
+    began = _last_of((GAME_CREATED, *MOVES, UNDO_DONE), conn.dialect.name)
+    row = began.first(conn, {"g": game_id})
+    return (row.seq if row is not None else None) or 0
 
 
 def last_but(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> int:
-    """The seq of the game's last event of any kind but these (0 when none): what a
-    page that ignores these kinds last has to show."""
-    types = [k.TYPE for k in kinds]  # none: NOT IN () holds for every event
-    seq: int | None = conn.execute(_LAST_OTHER, {"g": game_id, "types": types}).scalar()
-    return seq or 0
+    """The seq of the game's last event of any kind this server knows but these (0
+    when none): what a page that ignores these kinds last has to show."""
+    kept = tuple(sorted(set(BY_TYPE) - {k.TYPE for k in kinds}))
+    row = _last_of(kept, conn.dialect.name).first(conn, {"g": game_id})
+    return (row.seq if row is not None else None) or 0
 
 
 def undos(conn: Connection, game_id: str) -> list[Envelope]:

@@ -19,13 +19,16 @@ BATCH = 100  # lines stored in one unit of work
 STEPS = 10  # SQLite's instructions counted as one
 
 
-def talk_in_bulk(service: Service, game_id: str, lines: int, seats: int = 2) -> None:
+def talk_in_bulk(
+    service: Service, game_id: str, lines: int, seats: int = 2, *, spectators: bool = False
+) -> None:
     """`lines` lines of talk in the game, half the players' (the seats in turn) and
     half the spectators' (names in turn): as the chat would hold them after days of
     talk at the allowed rate, without the days and without a request each. Each
     line is appended to the log and counted by the store, BATCH to a unit of work;
     the last line of each is projected as the service projects every event (the
-    others change no read model but the counts: talk moves nothing)."""
+    others change no read model but the counts: talk moves nothing). With
+    `spectators`, every line is a spectator's."""
     ctx = service._ctx
     for first in range(0, lines, BATCH):
         with ctx.transaction() as tx:
@@ -34,7 +37,7 @@ def talk_in_bulk(service: Service, game_id: str, lines: int, seats: int = 2) -> 
             state = ctx.state(tx.conn, rules, row)
             last = min(first + BATCH, lines) - 1
             for n in range(first, last + 1):
-                line, actor = _line(n, seats)
+                line, actor = _line(2 * n if spectators else n, seats)
                 if n == last:
                     ctx.record(tx, rules, line, actor, state)
                     break
