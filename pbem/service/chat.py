@@ -325,7 +325,7 @@ def imported(
     per_game, per_seat = most
     if len(given) > per_game:
         raise BadRequest(f'the log\'s "chat" has {len(given)} lines; a game holds {per_game}')
-    talk: dict[int, list[TableTalk]] = {}
+    said: dict[int, list[TableTalk]] = {}
     for number, entry in enumerate(given, start=1):
         entry = entry if isinstance(entry, dict) else {}
         after, seat = entry.get("after"), entry.get("seat")
@@ -337,14 +337,14 @@ def imported(
             text = checked_text(entry.get("text"))
         except BadRequest as error:
             raise BadRequest(f"chat line {number}: {error.message}") from None
-        talk.setdefault(after, []).append(TableTalk(seat, text))
-    by_seat = Counter(line.seat for lines in talk.values() for line in lines)
-    for seat, said in sorted(by_seat.items()):
-        if said > per_seat:
+        said.setdefault(after, []).append(TableTalk(seat, text))
+    by_seat = Counter(line.seat for lines in said.values() for line in lines)
+    for seat, count in sorted(by_seat.items()):
+        if count > per_seat:
             raise BadRequest(
-                f'the log\'s "chat" has {said} lines of seat {seat}; one seat says {per_seat}'
+                f'the log\'s "chat" has {count} lines of seat {seat}; one seat says {per_seat}'
             )
-    return talk
+    return said
 
 
 def record(
