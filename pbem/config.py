@@ -23,6 +23,9 @@ SITE_NAME_LONGEST = 60
 # letters, digits, hyphens (and underscores, which some hosts' names carry).
 _AUTHSERV_ID = re.compile(r"(?!-)[\w-]{1,63}(?<!-)(?:\.(?!-)[\w-]{1,63}(?<!-))*")
 
+# The most lines of talk a setting may let one chat of a game hold.
+TALK_LINES_MOST = 100_000
+
 
 class ConfigError(ValueError):
     """A setting that is missing or malformed; the message names it."""
@@ -42,6 +45,8 @@ class Settings:
     authserv_id: str
     smtp_url: str
     snapshot_every: int
+    talk_lines_per_game: int
+    talk_lines_per_writer: int
     broker_url: str
     sweep_seconds: int
     live_poll_seconds: int
@@ -86,6 +91,20 @@ def _coerce(name: str, kind: type, value: Any) -> Any:
     return value
 
 
+def _check_talk(per_game: int, per_writer: int) -> None:
+    """The totals of talk: each chat of a game holds 1 to TALK_LINES_MOST lines, and
+    one writer says at most as many as the chat holds."""
+    if not 1 <= per_game <= TALK_LINES_MOST:
+        raise ConfigError(
+            f"talk_lines_per_game: 1 to {TALK_LINES_MOST} lines in each chat of a game,"
+            f" not {per_game}"
+        )
+    if not 1 <= per_writer <= per_game:
+        raise ConfigError(
+            f"talk_lines_per_writer: 1 to talk_lines_per_game ({per_game}) lines, not {per_writer}"
+        )
+
+
 def instance_folder(environ: Mapping[str, str] | None = None) -> Path:
     """The instance's folder: PBEM_INSTANCE_DIR, or ./instance."""
     environ = os.environ if environ is None else environ
@@ -121,6 +140,7 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
         raise ConfigError("live_poll_seconds: 0 (pages do not poll) to 3600 seconds")
     if values["trusted_proxies"] < 0:
         raise ConfigError("trusted_proxies: the number of proxies in front of the app, 0 or more")
+    _check_talk(values["talk_lines_per_game"], values["talk_lines_per_writer"])
     name = values["site_name"]
     if not name.strip() or len(name) > SITE_NAME_LONGEST or not name.isprintable():
         raise ConfigError(

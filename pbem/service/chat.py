@@ -1,34 +1,40 @@
 """Table talk: a seat's line in the players' chat (TableTalk), a spectator's line in
 the spectators' chat of a public game (SpectatorTalk), each one event through the
-unit of work; and the lines a viewer may read. A chat line is checked here, whatever
-way it came in (page, API, mail): one line of 1 to 500 printable characters, and a
-few lines a minute per seat (per game for the spectators)."""
+unit of work; and the lines a viewer may read, a page at a time. A chat line is
+checked here, whatever way it came in (page, API, mail): one line of 1 to 500
+printable characters, a few lines a minute per seat (per game for the spectators),
+and no more than the totals a game's chat and one writer may reach (settings
+talk_lines_per_game, talk_lines_per_writer). Every check reads a bounded number of
+rows, however long the chat."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
 from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
+from pbem.store import talk
 from pbem.store.events import Envelope, decode, timestamp
 from pbem.store.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
-from pbem.store.log import EVENTS
 
-from . import policy, queries, rows, visible
+from . import options, policy, queries, rows, visible
 from .errors import BadRequest, Forbidden, TooMany
 from .unit import Context, Tx
 
 LONGEST = 500  # characters in a line, after trimming
 SEAT_PER_MINUTE = 6  # lines one seat may say in a minute
 SPECTATORS_PER_MINUTE = 20  # lines all the spectators of one game may say in a minute
-SHOWN = 200  # the latest lines a chat panel shows
+SHOWN = 200  # the lines a chat panel shows at a time (the latest, or those before a seq)
+LAST_SEQ = 2**31 - 1  # the largest seq stored
 _BREAKS = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
 
 
@@ -52,6 +58,15 @@ class ChatLine:
             "text": self.text,
             "at": self.at,
         }
+
+
+class ChatPage(list[ChatLine]):
+    """The lines one page of a chat shows, oldest first; `earlier` is the seq to
+    ask for the lines before them (`before=`), None when there are none."""
+
+    def __init__(self, lines: list[ChatLine], earlier: int | None) -> None:
+        super().__init__(lines)
+        self.earlier = earlier
 
 
 def checked_text(text: object) -> str:
@@ -85,14 +100,15 @@ def say(ctx: Context, game_id: str, token: str | None, text: object) -> Envelope
         row = ctx.open(tx, game_id)
         seats = rows.seats(tx.conn, game_id)
         seat = ctx.seat_for(tx.conn, seats, token).seat
-        said = _said_lately(ctx, tx.conn, row.id, TableTalk, seat)
-        if said >= SEAT_PER_MINUTE:
+        window = SEAT_PER_MINUTE * len(seats)  # every seat's lines of the last minute
+        if _said_lately(ctx, tx.conn, row.id, TableTalk, window, seat) >= SEAT_PER_MINUTE:
             raise TooMany(
                 _(
                     "at most %(most)s chat lines a minute: wait a moment and say it again",
                     most=SEAT_PER_MINUTE,
                 )
             )
+        _room(ctx, tx.conn, row.id, TableTalk(seat, line))
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
         event = ctx.record(tx, rules, TableTalk(seat, line), f"seat:{seat}", state)
@@ -109,10 +125,13 @@ def spectator_says(ctx: Context, game_id: str, name: object, text: object) -> En
         row = ctx.open(tx, game_id)
         if not row.public:
             raise Forbidden(_("this game is private: only its players talk there"))
+        if not options.spectators_talk(row.options):
+            raise Forbidden(_("the spectators' chat of this game is off: its creator chose so"))
         visible.unlike(given, {s.seat: s.name for s in rows.seats(tx.conn, game_id)})
-        said = _said_lately(ctx, tx.conn, row.id, SpectatorTalk, None)
-        if said >= SPECTATORS_PER_MINUTE:
+        window = SPECTATORS_PER_MINUTE
+        if _said_lately(ctx, tx.conn, row.id, SpectatorTalk, window) >= SPECTATORS_PER_MINUTE:
             raise TooMany(_("the spectators' chat of this game is busy: try again in a minute"))
+        _room(ctx, tx.conn, row.id, SpectatorTalk(given, line))
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
         return ctx.record(tx, rules, SpectatorTalk(given, line), "spectator", state)
@@ -134,60 +153,131 @@ def _said_lately(
     conn: Connection,
     game_id: str,
     kind: type[TableTalk | SpectatorTalk],
-    seat: int | None,
+    window: int,
+    seat: int | None = None,
 ) -> int:
-    """How many lines of `kind` (by `seat`, for TableTalk) were said in the last minute."""
+    """How many of the chat's last `window` lines of `kind` (by `seat`, for
+    TableTalk) were said in the last minute. Lines come in order of time, so the
+    last minute's are the last lines: `window` is as many as a minute may hold."""
     since = timestamp(ctx.clock() - timedelta(minutes=1))
-    lines = _lines(conn, game_id, kind, since)
-    return sum(1 for _, _, line in lines if seat is None or getattr(line, "seat", None) == seat)
+    return sum(
+        1
+        for _, at, payload in talk.latest(conn, game_id, kind.TYPE, window)
+        if at > since and (seat is None or payload.get("seat") == seat)
+    )
 
 
-def _lines(
-    conn: Connection, game_id: str, kind: type[TableTalk | SpectatorTalk], since: str = ""
-) -> list[tuple[int, str, TableTalk | SpectatorTalk]]:
-    """The game's lines of `kind` said after `since` (a stored timestamp), oldest
-    first: seq, when, and the typed line. Only these rows are read, not the log."""
-    found = conn.execute(
-        select(EVENTS.c.seq, EVENTS.c.created_at, EVENTS.c.payload)
-        .where(
-            EVENTS.c.game_id == game_id,
-            EVENTS.c.type == kind.TYPE,
-            EVENTS.c.created_at > since,
+def _room(ctx: Context, conn: Connection, game_id: str, line: TableTalk | SpectatorTalk) -> None:
+    """Refuse a line (TooMany, with `detail.total`: waiting does not help) once its
+    chat holds the lines a game's chat may hold, or its writer has said as many as
+    one writer may: two counted rows, however long the chat."""
+    payload = {"seat": line.seat} if isinstance(line, TableTalk) else {"name": line.name}
+    writer = talk.writer_of(line.TYPE, payload)
+    total, own = talk.counted(conn, game_id, line.TYPE, writer)
+    per_game, per_writer = ctx.settings.talk_lines_per_game, ctx.settings.talk_lines_per_writer
+    chat = "table" if isinstance(line, TableTalk) else "spectators"
+    if total >= per_game:
+        message = (
+            ngettext(
+                "the table talk of this game holds %(num)d line, the most a game keeps:"
+                " nothing more can be said here",
+                "the table talk of this game holds %(num)d lines, the most a game keeps:"
+                " nothing more can be said here",
+                per_game,
+            )
+            if chat == "table"
+            else ngettext(
+                "the spectators' chat of this game holds %(num)d line, the most a game"
+                " keeps: nothing more can be said here",
+                "the spectators' chat of this game holds %(num)d lines, the most a game"
+                " keeps: nothing more can be said here",
+                per_game,
+            )
         )
-        .order_by(EVENTS.c.seq)
-    ).all()
-    lines = [(seq, at, decode(kind.TYPE, payload)) for seq, at, payload in found]
-    return [(seq, at, line) for seq, at, line in lines if isinstance(line, TALK_TYPES)]
+        raise TooMany(message, {"total": per_game, "chat": chat, "of": "game"})
+    if own >= per_writer:
+        message = (
+            ngettext(
+                "you have said %(num)d line at this table, the most one seat may say in a game",
+                "you have said %(num)d lines at this table, the most one seat may say in a game",
+                per_writer,
+            )
+            if isinstance(line, TableTalk)
+            else ngettext(
+                "the name %(name)s has said %(num)d line here, the most one name may say in a game",
+                "the name %(name)s has said %(num)d lines here, the most one name may say"
+                " in a game",
+                per_writer,
+                name=line.name,
+            )
+        )
+        raise TooMany(message, {"total": per_writer, "chat": chat, "of": "writer"})
 
 
-def table_talk(ctx: Context, game_id: str, viewer: int | None) -> list[ChatLine]:
+def checked_before(before: object) -> int | None:
+    """The seq a page of talk ends before, as asked (`?before=` on a page, the
+    API's cursor): None, or a whole number from 1; BadRequest otherwise."""
+    if before is None:
+        return None
+    if isinstance(before, str) and before.isascii() and before.isdigit() and len(before) <= 10:
+        before = int(before)
+    if isinstance(before, bool) or not isinstance(before, int) or not 1 <= before <= LAST_SEQ:
+        raise BadRequest(_("before is a seq: a whole number from 1"))
+    return before
+
+
+def _page(
+    conn: Connection, game_id: str, kind: type[TableTalk | SpectatorTalk], before: int | None
+) -> tuple[list[tuple[int, str, TableTalk | SpectatorTalk]], int | None]:
+    """The SHOWN lines of `kind` before seq `before` (None: the latest), oldest
+    first, each with its seq and time, and the seq to ask for earlier ones (None:
+    there are none). One more line than shown is read, to know whether there are."""
+    found = talk.latest(conn, game_id, kind.TYPE, SHOWN + 1, before)
+    earlier = found[-SHOWN][0] if len(found) > SHOWN else None
+    lines = [(seq, at, decode(kind.TYPE, payload)) for seq, at, payload in found[-SHOWN:]]
+    return [(seq, at, line) for seq, at, line in lines if isinstance(line, TALK_TYPES)], earlier
+
+
+def table_talk(ctx: Context, game_id: str, viewer: int | None, before: object = None) -> ChatPage:
     """The players' chat as `viewer` (a seat, or None for a spectator) reads it: the
-    latest SHOWN lines, oldest first, each blanking what the viewer may not see."""
+    SHOWN lines before seq `before` (None: the latest), oldest first, each blanking
+    what the viewer may not see."""
+    ending = checked_before(before)
     censor = queries.censor(ctx, game_id, viewer)
     with ctx.reading() as conn:
         ctx.row(conn, game_id)
         names = {s.seat: s.name for s in rows.seats(conn, game_id)}
-        said = _lines(conn, game_id, TableTalk)
-    return [
-        ChatLine(seq, line.seat, names.get(line.seat, "?"), censor(line.text), at)
-        for seq, at, line in said[-SHOWN:]
-        if isinstance(line, TableTalk)
-    ]
+        said, earlier = _page(conn, game_id, TableTalk, ending)
+    return ChatPage(
+        [
+            ChatLine(seq, line.seat, names.get(line.seat, "?"), censor(line.text), at)
+            for seq, at, line in said
+            if isinstance(line, TableTalk)
+        ],
+        earlier,
+    )
 
 
-def spectator_talk(ctx: Context, game_id: str, viewer: int | None) -> list[ChatLine]:
+def spectator_talk(
+    ctx: Context, game_id: str, viewer: int | None, before: object = None
+) -> ChatPage:
     """The spectators' chat: for spectators, and for the players once the game is
-    over (while it runs they never read it); the latest SHOWN lines, oldest first."""
+    over (while it runs they never read it); the SHOWN lines before seq `before`
+    (None: the latest), oldest first."""
+    ending = checked_before(before)
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         if viewer is not None and row.status == "playing":
-            return []
-        said = _lines(conn, game_id, SpectatorTalk)
-    return [
-        ChatLine(seq, None, line.name, line.text, at)
-        for seq, at, line in said[-SHOWN:]
-        if isinstance(line, SpectatorTalk)
-    ]
+            return ChatPage([], None)
+        said, earlier = _page(conn, game_id, SpectatorTalk, ending)
+    return ChatPage(
+        [
+            ChatLine(seq, None, line.name, line.text, at)
+            for seq, at, line in said
+            if isinstance(line, SpectatorTalk)
+        ],
+        earlier,
+    )
 
 
 # -- the log file's "chat": the players' lines, each after the actions before it -----
@@ -211,14 +301,20 @@ def exported(
     ]
 
 
-def imported(given: object, seats: int, actions: int) -> dict[int, list[TableTalk]]:
+def imported(
+    given: object, seats: int, actions: int, most: tuple[int, int]
+) -> dict[int, list[TableTalk]]:
     """A log file's "chat" (optional: older files have none), checked line by line,
-    as the lines to store after each number of actions."""
+    as the lines to store after each number of actions; `most` is the lines a game's
+    chat and one seat may hold (the settings), as for lines said."""
     if given is None:
         return {}
     if not isinstance(given, list):
         raise BadRequest('the log\'s "chat" is a list of {"after", "seat", "text"} lines')
-    talk: dict[int, list[TableTalk]] = {}
+    per_game, per_seat = most
+    if len(given) > per_game:
+        raise BadRequest(f'the log\'s "chat" has {len(given)} lines; a game holds {per_game}')
+    said: dict[int, list[TableTalk]] = {}
     for number, entry in enumerate(given, start=1):
         entry = entry if isinstance(entry, dict) else {}
         after, seat = entry.get("after"), entry.get("seat")
@@ -230,8 +326,14 @@ def imported(given: object, seats: int, actions: int) -> dict[int, list[TableTal
             text = checked_text(entry.get("text"))
         except BadRequest as error:
             raise BadRequest(f"chat line {number}: {error.message}") from None
-        talk.setdefault(after, []).append(TableTalk(seat, text))
-    return talk
+        said.setdefault(after, []).append(TableTalk(seat, text))
+    by_seat = Counter(line.seat for lines in said.values() for line in lines)
+    for seat, count in sorted(by_seat.items()):
+        if count > per_seat:
+            raise BadRequest(
+                f'the log\'s "chat" has {count} lines of seat {seat}; one seat says {per_seat}'
+            )
+    return said
 
 
 def record(

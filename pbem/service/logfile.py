@@ -106,7 +106,8 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
     # matters only in a game that hides something
     given = guessable(setup.get("seed")) or any(k != "seed" for k in setup)
     setup_chosen = given and bool(rules.secrets(initial, None))
-    talk = chat.imported(doc.get("chat"), len(specs), len(moves))
+    most = (ctx.settings.talk_lines_per_game, ctx.settings.talk_lines_per_writer)
+    talk = chat.imported(doc.get("chat"), len(specs), len(moves), most)
     with ctx.transaction() as tx:
         links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
         chat.record(ctx, tx, rules, talk.get(0, []), initial, actor)

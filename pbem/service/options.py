@@ -18,6 +18,7 @@ DEFAULTS: dict[str, Any] = {
     "replace_after": 3,  # ...after this many timeouts
     "vacation_days": 14,  # per player and game
     "public": False,  # spectators may watch through the public link
+    "spectator_talk": True,  # ...and talk among themselves on its watch page
     "any_sender": False,  # accept mailed moves from any address (else the seat's own)
     "authenticated_mail": False,  # take only mail our receiving server authenticated
 }
@@ -68,10 +69,16 @@ def checked(options: Mapping[str, Any] | None) -> dict[str, Any]:
                 _("%(key)s is a whole number from %(low)s to %(high)s", key=key, low=low, high=high)
             )
         result[key] = int(value)
-    for key in ("public", "any_sender", "authenticated_mail"):
+    for key in ("public", "spectator_talk", "any_sender", "authenticated_mail"):
         if not isinstance(result[key], bool):
             raise BadRequest(_("%(key)s is true or false", key=key))
     return result
+
+
+def spectators_talk(options: Mapping[str, Any]) -> bool:
+    """Whether the spectators of a game (its stored options) may talk: a public game's,
+    unless its creator switched it off (a game created before the option talks)."""
+    return bool(options.get("public")) and options.get("spectator_talk", True) is not False
 
 
 def checked_reminder(hours: Any) -> float:

@@ -15,7 +15,7 @@ from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.i18n import gettext as _
 from pbem.store import log, states
-from pbem.store.events import UndoAnswered, parse_timestamp
+from pbem.store.events import TALK, UndoAnswered, parse_timestamp
 
 from . import history, rows
 from . import options as game_options
@@ -191,7 +191,7 @@ def pending_undo(ctx: Context, game_id: str, seat: int | None) -> dict[str, int]
         row = ctx.row(conn, game_id)
         if row.undo_request_seq is None or row.status != "playing":
             return None
-        since = log.events(conn, game_id, after=row.undo_request_seq - 1)
+        since = log.events(conn, game_id, after=row.undo_request_seq - 1, but=TALK)
     if parse_timestamp(since[0].created_at) + UNDO_WAIT <= ctx.clock():
         return None
     request = since[0].payload
@@ -201,11 +201,17 @@ def pending_undo(ctx: Context, game_id: str, seat: int | None) -> dict[str, int]
     return {"asked_by": request["seat"], "back_to": request["back_to"]}
 
 
-def history_of(ctx: Context, game_id: str, seat: int | None = None) -> list[Happened]:
-    """Every event of the game `seat` may be told of, as a sentence, in order."""
+def history_of(
+    ctx: Context, game_id: str, seat: int | None = None, *, after: int = 0, talk: bool = True
+) -> list[Happened]:
+    """Every event of the game after seq `after` that `seat` may be told of, as a
+    sentence, in order; without `talk`, no line of the chats (which a page shows in
+    its chat panels, a page at a time), so that its cost does not grow with them."""
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
-        return happened(conn, get(row.game), game_id, 0, row.head_seq, seat)
+        if after >= row.head_seq:
+            return []  # nothing new (a poll from the head, or from a seq not yet written)
+        return happened(conn, get(row.game), game_id, after, row.head_seq, seat, talk=talk)
 
 
 def happened(
@@ -216,16 +222,21 @@ def happened(
     upto: int,
     viewer: int | None = None,
     seats: list[Record] | None = None,
+    *,
+    talk: bool = True,
 ) -> list[Happened]:
     """The events after < seq <= upto that `viewer` (a seat, or None for anyone)
     may be told of, each as a sentence. The service's one walk of events with the
     states around each: the store's undo-aware fold (`states.Folder`), restarted at
     an undo that reaches back before where the walk began. Seats are told by the
     names of their players at the time, `viewer`'s own as "you" (`seats`: the
-    game's seats as read with its head `upto`, else read now)."""
+    game's seats as read with its head `upto`, else read now). The events no one is
+    told of here (the spectators' chat; every line of talk without `talk`) are not
+    even read."""
     out = []
     who = history.Who.of(rows.seats(conn, game_id) if seats is None else seats, viewer)
-    for step in states.steps(conn, rules, game_id, after=after, upto=upto):
+    unread = TALK if not talk else tuple(kind.TYPE for kind in history.OFF_THE_LOG)
+    for step in states.steps(conn, rules, game_id, after=after, upto=upto, but=unread):
         event, before, after_state = step.envelope, step.before, step.after
         told, who = who, who.after(event)
         if not history.visible(event, viewer):

@@ -18,7 +18,7 @@ from pbem.store.events import CHAIN, Envelope
 
 from . import chain, chat, create, logfile, moves, queries, seats, undo
 from .cache import StateCache
-from .chat import ChatLine
+from .chat import ChatPage
 from .create import PlayerSpec
 from .errors import Accepted, Created, Happened, SeatLink
 from .moment import Moments
@@ -232,24 +232,33 @@ class Service(MyGames):
 
     def say(self, game_id: str, token: str | None, text: object) -> Envelope:
         """The seat of `token` says a line in the players' chat (TableTalk): one line
-        of 1 to 500 printable characters, a few a minute (TooMany beyond). It moves
-        nothing, and a move that expected the seq before it still stands; the other
-        people at the table are mailed the lines, gathered a few minutes."""
+        of 1 to 500 printable characters, a few a minute, and no more than a game's
+        table talk and one seat may hold in all (TooMany beyond). It moves nothing,
+        and a move that expected the seq before it still stands; the other people
+        at the table are mailed the lines, gathered a few minutes."""
         return chat.say(self._ctx, game_id, token, text)
 
     def spectator_says(self, game_id: str, name: object, text: object) -> Envelope:
         """A spectator of a public game says a line in the spectators' chat, under the
-        name they give (the players read it once the game is over)."""
+        name they give (the players read it once the game is over); refused
+        (Forbidden) when the game's creator switched the spectators' chat off, and
+        limited as table talk is."""
         return chat.spectator_says(self._ctx, game_id, name, text)
 
-    def table_talk(self, game_id: str, viewer: int | None = None) -> list[ChatLine]:
-        """The players' chat as `viewer` (a seat, None for a spectator) reads it."""
-        return chat.table_talk(self._ctx, game_id, viewer)
+    def table_talk(
+        self, game_id: str, viewer: int | None = None, before: object = None
+    ) -> ChatPage:
+        """The players' chat as `viewer` (a seat, None for a spectator) reads it: the
+        last lines before seq `before` (None: the latest; a whole number from 1,
+        else BadRequest), and the seq to ask for earlier ones."""
+        return chat.table_talk(self._ctx, game_id, viewer, before)
 
-    def spectator_talk(self, game_id: str, viewer: int | None = None) -> list[ChatLine]:
+    def spectator_talk(
+        self, game_id: str, viewer: int | None = None, before: object = None
+    ) -> ChatPage:
         """The spectators' chat: for spectators, and for the players once the game
-        is over."""
-        return chat.spectator_talk(self._ctx, game_id, viewer)
+        is over; a page at a time, as `table_talk`."""
+        return chat.spectator_talk(self._ctx, game_id, viewer, before)
 
     # -- reading --------------------------------------------------------------------
 
@@ -287,11 +296,15 @@ class Service(MyGames):
         what it would do (what it costs, who moves where)."""
         return queries.turn_options(self._ctx, game_id, seat)
 
-    def history(self, game_id: str, seat: int | None = None) -> list[Happened]:
-        """Every event of the game `seat` may be told of (None: a spectator), as a
-        sentence, in order. Another seat's private events (its mail preference) are
-        left out, so look an event up by its seq, not by its place in the list."""
-        return queries.history_of(self._ctx, game_id, seat)
+    def history(
+        self, game_id: str, seat: int | None = None, *, after: int = 0, talk: bool = True
+    ) -> list[Happened]:
+        """Every event of the game after seq `after` that `seat` may be told of
+        (None: a spectator), as a sentence, in order; without `talk`, no line of
+        table talk (a page shows those in its chat panel). Another seat's private
+        events (its mail preference) are left out, so look an event up by its seq,
+        not by its place in the list."""
+        return queries.history_of(self._ctx, game_id, seat, after=after, talk=talk)
 
     def moments(self, size: int) -> Moments:
         """A game read once for all the mails written at one moment of it (its

@@ -15,6 +15,7 @@ from pbem.games import get, plugin
 from pbem.i18n import gettext as _
 from pbem.store import log, states
 from pbem.store.events import (
+    TALK,
     ActionTaken,
     Envelope,
     UndoAnswered,
@@ -83,7 +84,7 @@ def _plan(
     """The plan of an undo by `seat`, and the state it goes back to."""
     if row.status != "playing":
         raise BadRequest(_("the game is over: no move can be taken back"))
-    moves = moves_in_force(log.events(conn, row.id))
+    moves = moves_in_force(log.events(conn, row.id, but=TALK))  # talk moves nothing
     own = [m for m in moves if isinstance(m.event, ActionTaken) and m.event.seat == seat]
     if not own:
         raise BadRequest(_("you have no move to take back"))
@@ -148,7 +149,7 @@ def answer(ctx: Context, game_id: str, token: str, agree: bool) -> Envelope:
             raise BadRequest(_("the game is over: no move can be taken back"))
         if row.undo_request_seq is None:
             raise BadRequest(_("no undo request is waiting for an answer"))
-        since = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)
+        since = log.events(tx.conn, game_id, after=row.undo_request_seq - 1, but=TALK)
         request = since[0].event
         if not isinstance(request, UndoRequested):
             raise ValueError(f"game {game_id}: seq {since[0].seq} is not an undo request")
@@ -175,7 +176,8 @@ def lapse_overdue(ctx: Context, game_id: str) -> bool:
         row = ctx.open(tx, game_id)
         if row.undo_request_seq is None:
             return False
-        request = log.events(tx.conn, game_id, after=row.undo_request_seq - 1)[0]
+        seq = row.undo_request_seq
+        request = log.events(tx.conn, game_id, after=seq - 1, upto=seq)[0]
         if parse_timestamp(request.created_at) + UNDO_WAIT > ctx.clock():
             return False
         rules = get(row.game)
@@ -200,7 +202,7 @@ def lapse(
     waiting = tx.before.undo_request_seq
     if waiting is None:
         raise ValueError(f"game {tx.game_id} has no undo request waiting")
-    request = log.events(tx.conn, tx.game_id, after=waiting - 1)[0]
+    request = log.events(tx.conn, tx.game_id, after=waiting - 1, upto=waiting)[0]
     asker = request.payload["seat"]
     lapsed = UndoLapsed(asker, request.seq, reason)
     event = ctx.record(tx, rules, lapsed, "system", state)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy import Connection, bindparam, insert, select, text
 
 from .database import Statement, json_text
 from .events import (
+    BY_TYPE,
     CHAIN,
     CHAIN_V2,
     GAME_CREATED,
@@ -27,6 +28,7 @@ from .events import Event as Kind
 from .tables import Event, core_table
 
 EVENTS = core_table(Event)
+BY_TYPE_INDEX = "ix_events_game_id_type_seq"  # (game_id, type, seq), see tables.Event
 _INSERT = Statement(insert(EVENTS).values({c.name: bindparam(c.name) for c in EVENTS.c}))
 # The reads of every history, mail and answer: prebuilt (see Statement).
 _ONE = Statement(
@@ -66,24 +68,34 @@ def _of_types(types: tuple[str, ...]) -> Statement:
     )
 
 
-_LAST_OTHER = (
-    select(EVENTS.c.seq)
-    .where(
-        EVENTS.c.game_id == bindparam("g"),
-        EVENTS.c.type.not_in(bindparam("types", expanding=True)),
-    )
-    .order_by(EVENTS.c.seq.desc())
-    .limit(1)
-)
-_TURN_BEGAN = (
-    select(EVENTS.c.seq)
-    .where(
-        EVENTS.c.game_id == bindparam("g"),
-        EVENTS.c.type.in_((GAME_CREATED, *MOVES, UNDO_DONE)),
-    )
-    .order_by(EVENTS.c.seq.desc())
-    .limit(1)
-)
+@functools.cache
+def _but(types: tuple[str, ...], dialect: str) -> Statement:
+    """The events after..upto of every type this server knows but these, by the
+    index on (game_id, type, seq): the events of the types left out are not read,
+    however many there are. Each planner is led to that index, as it would rather
+    walk the game's whole range by the primary key (already in seq order) and skip
+    them one by one: SQLite is told the index (INDEXED BY, which Core does not write
+    for it); PostgreSQL reads each type kept on its own (a plan made once for every
+    game, the generic plan of a prepared statement, cannot tell the types apart)."""
+    names = sorted(set(BY_TYPE) - set(types))
+    if not all(name.isidentifier() for name in names):  # the code's names: never quoted
+        raise ValueError(f"event types are names: {names}")
+    columns = ", ".join(c.name for c in EVENTS.c)
+    rest = "AND seq > :after AND seq <= :upto"
+    if dialect == "sqlite":
+        kept = ", ".join(f"'{name}'" for name in names)
+        sql = (
+            f"SELECT {columns} FROM events INDEXED BY {BY_TYPE_INDEX}"
+            f" WHERE game_id = :g AND type IN ({kept}) {rest}"
+        )
+    else:
+        sql = " UNION ALL ".join(
+            f"SELECT {columns} FROM events WHERE game_id = :g AND type = '{name}' {rest}"
+            for name in names
+        )
+    return Statement(text(f"{sql} ORDER BY seq").columns(*EVENTS.c))
+
+
 _NO_END = 2**31 - 1  # the largest seq an INTEGER column holds
 
 
@@ -171,10 +183,18 @@ def created_payload(conn: Connection, game_id: str) -> dict[str, Any]:
 
 
 def events(
-    conn: Connection, game_id: str, *, after: int = 0, upto: int | None = None
+    conn: Connection,
+    game_id: str,
+    *,
+    after: int = 0,
+    upto: int | None = None,
+    but: tuple[str, ...] = (),
 ) -> list[Envelope]:
-    """The game's events with after < seq <= upto, in order, payloads upcast."""
-    rows = _RANGE.rows(
+    """The game's events with after < seq <= upto, in order, payloads upcast; with
+    `but`, leaving out the events of those types without reading them (and any of a
+    type this server does not know)."""
+    read = _but(tuple(sorted(but)), conn.dialect.name) if but else _RANGE
+    rows = read.rows(
         conn, {"g": game_id, "after": after, "upto": _NO_END if upto is None else upto}
     )
     if not rows:
@@ -209,21 +229,39 @@ def of_kinds(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> l
     return [_envelope(row, first) for row in rows]
 
 
+@functools.cache
+def _last_of(types: tuple[str, ...], dialect: str) -> Statement:
+    """The seq of the game's last event of these types (NULL when none): the
+    largest of each type's last, one step down the (game_id, type, seq) index each,
+    however many events of other types (talk) came after them. SQLite is told the
+    index: it would rather walk the primary key back from the game's last event
+    until one of the type, all the way when there is none."""
+    if not all(name.isidentifier() for name in types):  # the code's names: never quoted
+        raise ValueError(f"event types are names: {types}")
+    table = f"events INDEXED BY {BY_TYPE_INDEX}" if dialect == "sqlite" else "events"
+    lasts = " UNION ALL ".join(
+        f"SELECT max(seq) AS seq FROM {table} WHERE game_id = :g AND type = '{name}'"
+        for name in types
+    )
+    return Statement(text(f"SELECT max(seq) AS seq FROM ({lasts}) AS lasts").columns(EVENTS.c.seq))
+
+
 def turn_began(conn: Connection, game_id: str) -> int:
     """The seq of the event the game's current turn began with: its start, the last
     move or the last undo (as the games row's `turn_started_at`). Events after it
     that leave the turn as it was (table talk, a mail preference, a vacation, an
     undo request) do not make another turn. 0 for a game with no events."""
-    seq: int | None = conn.execute(_TURN_BEGAN, {"g": game_id}).scalar()
-    return seq or 0
+    began = _last_of((GAME_CREATED, *MOVES, UNDO_DONE), conn.dialect.name)
+    row = began.first(conn, {"g": game_id})
+    return (row.seq if row is not None else None) or 0
 
 
 def last_but(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> int:
-    """The seq of the game's last event of any kind but these (0 when none): what a
-    page that ignores these kinds last has to show."""
-    types = [k.TYPE for k in kinds]  # none: NOT IN () holds for every event
-    seq: int | None = conn.execute(_LAST_OTHER, {"g": game_id, "types": types}).scalar()
-    return seq or 0
+    """The seq of the game's last event of any kind this server knows but these (0
+    when none): what a page that ignores these kinds last has to show."""
+    kept = tuple(sorted(set(BY_TYPE) - {k.TYPE for k in kinds}))
+    row = _last_of(kept, conn.dialect.name).first(conn, {"g": game_id})
+    return (row.seq if row is not None else None) or 0
 
 
 def undos(conn: Connection, game_id: str) -> list[Envelope]:

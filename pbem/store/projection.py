@@ -1,4 +1,4 @@
-"""The read models (games, seats) and checkpoint snapshots as a function of the
+"""The read models (games, seats, talk counts) and checkpoint snapshots as a function of the
 events: the service runs each new event through `project`, and `rebuild` runs all of
 them, so both write the same rows."""
 
@@ -13,7 +13,7 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from pbem.games import Game as Rules
 from pbem.games import get
 
-from . import log
+from . import log, talk
 from .database import Statement, state_text
 from .events import (
     CHAIN_V2,
@@ -123,6 +123,7 @@ def project(
         )
     else:
         _project_seat(conn, event)
+        talk.count(conn, event)
     turn = rules.to_move(state)
     restarted = event.type in (GAME_CREATED, *MOVES, UNDO_DONE) or turn != before.turn
     started = None if turn is None else event.created_at if restarted else before.turn_started_at
@@ -240,6 +241,7 @@ def rebuild(conn: Connection, every: int) -> int:
     Returns the number of games rebuilt."""
     for table in (SNAPSHOTS, SEATS, GAMES):
         conn.execute(delete(table))
+    talk.forget_all(conn)
     game_ids = (
         conn.execute(select(log.EVENTS.c.game_id).where(log.EVENTS.c.seq == 1)).scalars().all()
     )

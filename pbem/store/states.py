@@ -13,7 +13,7 @@ from pbem.games import Game
 
 from . import log
 from .database import Statement
-from .events import Envelope, GameCreated
+from .events import TALK, Envelope, GameCreated
 from .fold import Fold, Step, UndoneBeforeBase, fold
 from .tables import Game as GameRow
 from .tables import Snapshot, core_table
@@ -67,7 +67,8 @@ def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
             base_seq, base = checkpoint.seq, game.load_state(checkpoint.state)
         walk = Fold(game, base_seq, base)
         try:
-            for event in log.events(conn, game_id, after=base_seq, upto=seq):
+            # talk folds to nothing: a long chat since the checkpoint is not read
+            for event in log.events(conn, game_id, after=base_seq, upto=seq, but=TALK):
                 walk.step(event)
             return walk.state
         except UndoneBeforeBase as undone:
@@ -75,13 +76,20 @@ def state_at(conn: Connection, game: Game, game_id: str, seq: int) -> Any:
 
 
 def steps(
-    conn: Connection, game: Game, game_id: str, *, after: int = 0, upto: int | None = None
+    conn: Connection,
+    game: Game,
+    game_id: str,
+    *,
+    after: int = 0,
+    upto: int | None = None,
+    but: tuple[str, ...] = (),
 ) -> Iterator[Step]:
     """The game's events with after < seq <= upto, each with the rules state before
     and after it (an undo back before `after` restores that state from the store):
-    what history, a stale answer and a replay page walk."""
+    what history, a stale answer and a replay page walk. `but`: types of events
+    that change no state (talk), left out unread."""
     base = max(after, 1)
-    events = log.events(conn, game_id, after=after, upto=upto)
+    events = log.events(conn, game_id, after=after, upto=upto, but=but)
 
     def restore(seq: int) -> Any:
         return state_at(conn, game, game_id, seq)

@@ -27,8 +27,11 @@ class Event(SQLModel, table=True):
 
     __tablename__ = "events"
     # On SQLite a table clustered by (game_id, seq) (WITHOUT ROWID); an idempotency
-    # key is unique within its game, indexed only on the events that have one.
+    # key is unique within its game, indexed only on the events that have one. A
+    # game's events of one type lie together in (game_id, type, seq): a chat's last
+    # lines, and the events that are not talk, are read without the rest.
     __table_args__ = (
+        Index(None, "game_id", "type", "seq"),
         Index(
             "uq_events_game_id_idempotency_key",
             "game_id",
@@ -233,6 +236,19 @@ class LinkRequest(SQLModel, table=True):
     address: str = Field(max_length=320)
     language: str = Field(default="en", max_length=8)  # the asking page's
     created_at: str = Field(max_length=32)
+
+
+class TalkCount(SQLModel, table=True):
+    """Read model: how many lines of talk (`type`: TableTalk or SpectatorTalk) a game
+    holds, in all (`writer` "") and by each writer ("seat:N", or "name:" and a
+    spectator's name casefolded), so that the totals a game allows cost one row."""
+
+    __tablename__ = "talk_counts"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    type: str = Field(primary_key=True, max_length=40)
+    writer: str = Field(primary_key=True, max_length=200)
+    lines: int = 0
 
 
 def core_table(model: type[SQLModel]) -> Table:

@@ -1,5 +1,6 @@
 """The JSON API (DESIGN.md contract): create games, read a game as a seat or a
-spectator, list legal actions, submit actions, export the log, check the chain."""
+spectator, list legal actions, submit actions, read and say table talk, export the
+log, check the chain."""
 
 from __future__ import annotations
 
@@ -105,7 +106,17 @@ def show_game(game_id: str) -> dict:
     seat = _viewer(game_id)
     service = parts().service
     doc = service.state_at(game_id, seat=seat)
-    return {**doc, "chat": [line.told() for line in service.table_talk(game_id, seat)]}
+    talk = service.table_talk(game_id, seat)
+    return {**doc, "chat": [line.told() for line in talk], "chat_earlier": talk.earlier}
+
+
+@bp.get("/games/<game_id>/chat")
+def chat(game_id: str) -> dict:
+    """The players' chat a page at a time: the latest lines, or with `before=SEQ` those
+    before that seq; `earlier` is the cursor of the page before (null: none)."""
+    seat = _viewer(game_id)
+    talk = parts().service.table_talk(game_id, seat, request.args.get("before"))
+    return {"lines": [line.told() for line in talk], "earlier": talk.earlier}
 
 
 @bp.post("/games/<game_id>/chat")

@@ -216,6 +216,8 @@ def _options(form: Any) -> dict[str, Any]:
             "replace_after": _number(form.get("replace_after", "") or DEFAULTS["replace_after"]),
             "vacation_days": _number(form.get("vacation_days", "") or DEFAULTS["vacation_days"]),
             "public": form.get("public") == "yes",
+            # a box to tick to switch it off: a form sent without it keeps the default
+            "spectator_talk": form.get("quiet_spectators") != "yes",
             "authenticated_mail": form.get("authenticated_mail") == "yes",
         }
     except (ValueError, OverflowError):

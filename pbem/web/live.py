@@ -36,7 +36,7 @@ def head(game_id: str) -> Response:
     marks: list[str] = []
     if since.isascii() and since.isdigit() and len(since) < 10:
         censor = service.censor(game_id, seat)
-        later = [h for h in service.history(game_id, seat) if h.seq > int(since)]
+        later = service.history(game_id, seat, after=int(since))  # only what is new
         told = [
             {"seq": h.seq, "seat": h.seat, "text": censor(h.text)}
             for h in later[-MOST_TOLD:]

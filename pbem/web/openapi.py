@@ -7,37 +7,10 @@ from typing import Any
 from pbem import i18n
 from pbem.games import GAMES
 from pbem.games.base import Pages
-from pbem.service.options import (
-    DEFAULTS,
-    MAX_HOURS_PER_TURN,
-    MAX_REMINDERS,
-    MAX_REPLACE_AFTER,
-    MAX_VACATION_DAYS,
-    POLICIES,
-)
+from pbem.service.chat import SHOWN
 
-from .schemas import CHAIN, LOG
+from .schemas import ACTION, CHAIN, CHAT_LINE, ERROR, LOG, OPTIONS
 
-_ERROR = {
-    "type": "object",
-    "required": ["error", "detail"],
-    "properties": {"error": {"type": "string"}, "detail": {}},
-}
-_ACTION = {
-    "description": "An action in the game's notation (e.g. `take 2`) or its JSON form",
-    "oneOf": [{"type": "string"}, {"type": "object", "required": ["type"]}],
-}
-_CHAT_LINE = {
-    "type": "object",
-    "required": ["seq", "seat", "name", "text", "at"],
-    "properties": {
-        "seq": {"type": "integer"},
-        "seat": {"type": ["integer", "null"]},
-        "name": {"type": "string"},
-        "text": {"type": "string"},
-        "at": {"type": "string"},
-    },
-}
 _STATE_COMMON = {
     "id": {"type": "string"},
     "seq": {"type": "integer"},
@@ -71,7 +44,15 @@ def _state() -> dict[str, Any]:
         "properties": {
             "game": {"enum": list(GAMES)},
             **_STATE_COMMON,
-            "chat": {"type": "array", "items": _CHAT_LINE, "description": "The players' chat"},
+            "chat": {
+                "type": "array",
+                "items": CHAT_LINE,
+                "description": "The players' chat: its latest lines (GET .../chat for more)",
+            },
+            "chat_earlier": {
+                "type": ["integer", "null"],
+                "description": "The `before` cursor of the lines before `chat` (null: none)",
+            },
         },
         "oneOf": [
             {
@@ -108,32 +89,6 @@ def _setup() -> dict[str, Any]:
     }
 
 
-_HOURS = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_HOURS_PER_TURN}
-_OPTIONS = {
-    "type": "object",
-    "description": "Every number is bounded: a value out of bounds is refused (400, the rule).",
-    "additionalProperties": False,
-    "properties": {
-        "hours_per_turn": {
-            "type": ["number", "null"],
-            "minimum": 1,
-            "maximum": MAX_HOURS_PER_TURN,
-            "description": "Hours per turn; null: no deadline",
-        },
-        "reminders": {
-            "type": "array",
-            "maxItems": MAX_REMINDERS,
-            "items": _HOURS,
-            "description": "Hours before the deadline, each below hours_per_turn",
-        },
-        "timeout_policy": {"enum": list(POLICIES)},
-        "replace_after": {"type": "integer", "minimum": 1, "maximum": MAX_REPLACE_AFTER},
-        "vacation_days": {"type": "integer", "minimum": 0, "maximum": MAX_VACATION_DAYS},
-        **{key: {"type": "boolean"} for key, value in DEFAULTS.items() if isinstance(value, bool)},
-    },
-}
-
-
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -152,9 +107,11 @@ def _errors(*statuses: int) -> dict[str, Any]:
         413: "The request body is over 1 MB",
         422: "The rules forbid the action; `error` names the rule",
         429: "Too many: an address was invited too often in 24 hours (`error` names it),"
-        " or this client created too many games",
+        " this client created too many games, or too many chat lines: a few a minute,"
+        " and in all no more than a game's chat and one writer may hold (then"
+        " `detail.total` is that total: waiting does not help)",
     }
-    return {str(s): _json(_ERROR, text[s]) for s in statuses}
+    return {str(s): _json(ERROR, text[s]) for s in statuses}
 
 
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -212,7 +169,7 @@ def document() -> dict[str, Any]:
                                         },
                                     },
                                 },
-                                "options": _OPTIONS,
+                                "options": OPTIONS,
                                 "setup": _setup(),
                                 "game": {"enum": list(GAMES)},
                             },
@@ -282,7 +239,7 @@ def document() -> dict[str, Any]:
                             "type": "object",
                             "required": ["action"],
                             "properties": {
-                                "action": _ACTION,
+                                "action": ACTION,
                                 "expected_seq": {"type": "integer"},
                                 "idempotency_key": {"type": "string"},
                             },
@@ -308,6 +265,35 @@ def document() -> dict[str, Any]:
                 }
             },
             "/api/games/{game_id}/chat": {
+                "get": {
+                    "summary": "The players' chat a page at a time, as the caller reads it",
+                    "parameters": [
+                        *game,
+                        {
+                            "name": "before",
+                            "in": "query",
+                            "required": False,
+                            "description": "Only lines before this seq (the `earlier` "
+                            "cursor of the page after); without it, the latest lines",
+                            "schema": {"type": "integer", "minimum": 1},
+                        },
+                    ],
+                    "responses": {
+                        "200": _json(
+                            {
+                                "type": "object",
+                                "required": ["lines", "earlier"],
+                                "properties": {
+                                    "lines": {"type": "array", "items": CHAT_LINE},
+                                    "earlier": {"type": ["integer", "null"]},
+                                },
+                            },
+                            f"At most {SHOWN} lines, oldest first, and the cursor of the"
+                            " page before them (null: there are none)",
+                        ),
+                        **_errors(400, 403, 404),
+                    },
+                },
                 "post": {
                     "summary": "Say a line in the players' chat, as the caller's seat",
                     "parameters": game,
@@ -342,7 +328,7 @@ def document() -> dict[str, Any]:
                         ),
                         **_errors(400, 403, 404, 413, 429),
                     },
-                }
+                },
             },
             "/api/games/{game_id}/log": {
                 "get": {

@@ -100,7 +100,9 @@ def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) ->
     if context["your_turn"] and seat is not None:  # a spectator never has the turn
         context["turn"] = present.turn(service, game_id, seat, context["doc"])
         context["key"] = secrets.token_urlsafe(12)  # one key per form: a double submit acts once
-    context["log"] = present.log(service.history(game_id, seat))
+    # the chat panels show the talk, a page at a time: the log leaves it out, so
+    # that a long chat costs the page nothing
+    context["log"] = present.log(service.history(game_id, seat, talk=False))
     context["undo_waiting"] = service.pending_undo(game_id, seat)
     context["mine"] = service.seat_settings(game_id, seat) if seat is not None else None
     return render_template("game.html", **context, **extra), status

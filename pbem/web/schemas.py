@@ -1,8 +1,38 @@
-"""The JSON schemas of the API's records that no game changes: the log file (DESIGN.md
-contract) and the hash chain as a viewer may check it."""
+"""The JSON schemas of the API's documents (for the OpenAPI document): an error, an
+action, a chat line, the log file, a game's options, and the hash chain as a viewer
+may check it."""
 
 from __future__ import annotations
 
+from pbem.service.options import (
+    DEFAULTS,
+    MAX_HOURS_PER_TURN,
+    MAX_REMINDERS,
+    MAX_REPLACE_AFTER,
+    MAX_VACATION_DAYS,
+    POLICIES,
+)
+
+ERROR = {
+    "type": "object",
+    "required": ["error", "detail"],
+    "properties": {"error": {"type": "string"}, "detail": {}},
+}
+ACTION = {
+    "description": "An action in the game's notation (e.g. `take 2`) or its JSON form",
+    "oneOf": [{"type": "string"}, {"type": "object", "required": ["type"]}],
+}
+CHAT_LINE = {
+    "type": "object",
+    "required": ["seq", "seat", "name", "text", "at"],
+    "properties": {
+        "seq": {"type": "integer"},
+        "seat": {"type": ["integer", "null"]},
+        "name": {"type": "string"},
+        "text": {"type": "string"},
+        "at": {"type": "string"},
+    },
+}
 LOG = {
     "type": "object",
     "required": ["format", "setup", "actions"],
@@ -32,6 +62,33 @@ LOG = {
         },
     },
 }
+
+
+HOURS = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_HOURS_PER_TURN}
+OPTIONS = {
+    "type": "object",
+    "description": "Every number is bounded: a value out of bounds is refused (400, the rule).",
+    "additionalProperties": False,
+    "properties": {
+        "hours_per_turn": {
+            "type": ["number", "null"],
+            "minimum": 1,
+            "maximum": MAX_HOURS_PER_TURN,
+            "description": "Hours per turn; null: no deadline",
+        },
+        "reminders": {
+            "type": "array",
+            "maxItems": MAX_REMINDERS,
+            "items": HOURS,
+            "description": "Hours before the deadline, each below hours_per_turn",
+        },
+        "timeout_policy": {"enum": list(POLICIES)},
+        "replace_after": {"type": "integer", "minimum": 1, "maximum": MAX_REPLACE_AFTER},
+        "vacation_days": {"type": "integer", "minimum": 0, "maximum": MAX_VACATION_DAYS},
+        **{key: {"type": "boolean"} for key, value in DEFAULTS.items() if isinstance(value, bool)},
+    },
+}
+
 
 HEX = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 CHAIN = {

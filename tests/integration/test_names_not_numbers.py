@@ -37,6 +37,13 @@ def enter(client, game_id: str, token: str) -> str:
     return client.get(f"/g/{game_id}").get_data(as_text=True)
 
 
+def history_of(client, game_id: str, token: str) -> str:
+    """The history page's log, which tells every line of table talk (a game page's
+    log leaves them to its chat panel)."""
+    enter(client, game_id, token)
+    return log_of(client.get(f"/g/{game_id}/history").get_data(as_text=True))
+
+
 def log_of(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", LOG.search(page)[0]))
 
@@ -100,8 +107,8 @@ def test_other_events_name_the_player_and_agree_with_you(web):
     service = parts.service
     service.say(game_id, tokens[2], "good luck")
     service.take_vacation(game_id, tokens[1], 2)
-    ann = log_of(enter(app.test_client(), game_id, tokens[1]))
-    ben = log_of(enter(app.test_client(), game_id, tokens[2]))
+    ann = history_of(app.test_client(), game_id, tokens[1])
+    ben = history_of(app.test_client(), game_id, tokens[2])
     assert "Ben said: good luck" in ann and "You said: good luck" in ben
     assert "You are on vacation until" in ann and "your clock stops" in ann
     assert "Ann is on vacation until" in ben and "their clock stops" in ben
@@ -112,7 +119,7 @@ def test_a_player_s_words_are_never_rewritten(web):
     app, parts = web
     game_id, tokens = game(parts)
     parts.service.say(game_id, tokens[1], "seat 2 is bluffing")
-    ben = log_of(enter(app.test_client(), game_id, tokens[2]))
+    ben = history_of(app.test_client(), game_id, tokens[2])
     assert "Ann said: seat 2 is bluffing" in ben
 
 
