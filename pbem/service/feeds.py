@@ -36,10 +36,13 @@ def is_feed_id(text: str) -> bool:
     return _ID.fullmatch(text) is not None
 
 
-def feed_for(ctx: Context, feed_id: str | None, session_ids: Sequence[str]) -> str:
+def feed_for(
+    ctx: Context, feed_id: str | None, session_ids: Sequence[str], make: bool = True
+) -> str | None:
     """The id of the feed that follows these seat sessions (a browser's): `feed_id`
     when it names a feed, which then follows these sessions instead of its old
-    ones; else a new feed. Written only when something changed."""
+    ones; else a new feed, or None when not to `make` one. Written only when
+    something changed."""
     sessions = sorted({sha256(s) for s in session_ids})[:MOST_SESSIONS]
     if feed_id is not None and is_feed_id(feed_id):
         mac = _mac(ctx.key, feed_id)
@@ -54,6 +57,8 @@ def feed_for(ctx: Context, feed_id: str | None, session_ids: Sequence[str]) -> s
                 ).rowcount
             if changed == 1:  # else revoked meanwhile: a new one
                 return feed_id
+    if not make:
+        return None
     new = secrets.token_urlsafe(24)
     row = {"id_hmac": _mac(ctx.key, new), "sessions": sessions, "created_at": ctx.time()}
     with ctx.db.writing() as conn:

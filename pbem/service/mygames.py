@@ -60,10 +60,13 @@ class MyGames:
         longer be used (the scheduler's daily job); how many of each went."""
         return dashboard.prune(self._ctx)
 
-    def feed_for(self, feed_id: str | None, session_ids: Sequence[str]) -> str:
+    def feed_for(
+        self, feed_id: str | None, session_ids: Sequence[str], make: bool = True
+    ) -> str | None:
         """The id of the deadline feed that follows a browser's seat sessions: its
-        `feed_id` while that names a feed, else a new one."""
-        return feeds.feed_for(self._ctx, feed_id, session_ids)
+        `feed_id` while that names a feed, else a new one (None when not to
+        `make` one)."""
+        return feeds.feed_for(self._ctx, feed_id, session_ids, make)
 
     def feed_seats(self, feed_id: str) -> list[tuple[str, int]] | None:
         """The seats a feed lists now; None when the id names no feed."""

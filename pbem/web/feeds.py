@@ -1,7 +1,8 @@
 """Feeds of my deadlines, Atom and iCalendar, behind a secret address: a random id
-that names nothing, one per browser, following the seats the browser holds (as of
-its last visit to My games). "New feed address" replaces the id and "Sign out"
-drops it; a seat leaves the feed once its session ends ("Forget my seat") or the
+that names nothing, one per browser that asks for it (a button on My games: a page
+that is only looked at never sets the browser's cookie), following the seats the
+browser holds (as of its last visit to My games). "New feed address" replaces the id
+and "Sign out" drops it; a seat leaves the feed once its session ends ("Forget my seat") or the
 seat is handed on. An unknown or revoked id is a 404; an address of the old, signed
 kind (it carried its games and seat sessions readably) is 410 Gone."""
 
@@ -12,8 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from feedgen.feed import FeedGenerator  # type: ignore[import-untyped]
-from flask import Blueprint, Response, abort, flash, redirect, session, url_for
-from flask.typing import ResponseReturnValue
+from flask import Blueprint, Response, abort, session, url_for
 from icalendar import Calendar, Event
 from itsdangerous import BadSignature, URLSafeSerializer
 
@@ -30,17 +30,25 @@ OLD_LONGEST = 30_000  # an old signed address named at most 200 seats
 
 
 def address(held: list[tuple[str, int, str]]) -> str | None:
-    """The id of this browser's feed, made to follow the seats it holds (game, seat,
-    seat session id); None while it holds none."""
-    if not held:
-        return None
+    """The id of this browser's feed, made to follow the seats it holds now (game,
+    seat, seat session id); None while it holds none or has no feed. Never sets the
+    cookie: an answer that carried the session as it was could, arriving late, take
+    a seat opened meanwhile in another tab out of the browser."""
     current = session.get(COOKIE_KEY)
-    known = current if isinstance(current, str) else None
-    feed = parts().service.feed_for(known, [session_id for _, _, session_id in held])
-    if feed != current:
-        session[COOKIE_KEY] = feed
+    if not held or not isinstance(current, str):
+        return None
+    return parts().service.feed_for(current, [s for _, _, s in held], make=False)
+
+
+def make(held: list[tuple[str, int, str]]) -> bool:
+    """Give this browser a new feed of the seats it holds (the old address, if any,
+    names nothing from now on); whether it had one."""
+    had = isinstance(session.get(COOKIE_KEY), str)
+    forget()
+    if held:
+        session[COOKIE_KEY] = parts().service.feed_for(None, [s for _, _, s in held])
         session.permanent = True
-    return feed
+    return had
 
 
 def forget() -> None:
@@ -49,14 +57,6 @@ def forget() -> None:
     feed = session.pop(COOKIE_KEY, None)
     if isinstance(feed, str):
         parts().service.drop_feed(feed)
-
-
-@bp.post("/new")
-def renew() -> ResponseReturnValue:
-    """A new address for this browser's feed; the old one names nothing from now on."""
-    forget()
-    flash(_("Your feeds have a new address; the old one no longer works."))
-    return redirect(url_for("mine.ask"), 303)
 
 
 def _seats(feed: str) -> list[tuple[str, int]]:

@@ -175,6 +175,14 @@ def _forget_this_browser() -> None:
             seat_sessions().end(game_id, seat_session)
 
 
+@bp.post("/feeds/new")
+def new_feed() -> Response:
+    """Make this browser's deadline feed, or give it a new address."""
+    if feeds.make(held_seats()):
+        flash(_("Your feeds have a new address; the old one no longer works."))
+    return redirect(url_for("mine.ask"), 303)
+
+
 @bp.post("/my-games/sign-out")
 def sign_out() -> Response:
     _forget_this_browser()

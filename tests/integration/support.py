@@ -66,6 +66,21 @@ def csrf(client, url: str, **headers: str) -> str:
     return CSRF.search(client.get(url, headers=headers).get_data(as_text=True))[1]
 
 
+FEED = re.compile(r'href="/feeds/([^"]+)\.atom"')
+
+
+def feed_of(client, **headers: str) -> str | None:
+    """The id of this browser's deadline feed as My games links it, asked for first
+    (the page's "Make feed addresses" button) when the browser has none; None when
+    the browser holds no seat."""
+    page = client.get("/my-games", headers=headers).get_data(as_text=True)
+    found = FEED.search(page)
+    if found is None and "/feeds/new" in page:
+        client.post("/feeds/new", data={"csrf_token": CSRF.search(page)[1]}, headers=headers)
+        found = FEED.search(client.get("/my-games", headers=headers).get_data(as_text=True))
+    return found[1] if found else None
+
+
 # A short explicit deal: the Dispenser and a supply of 4, nothing drawn from a seed.
 SHORT = {
     "supply": ["Y01", "B01", "G01", "R13", "Y02", "B02", "G02", "R01", "Y03", "B03", "G03", "R02"],

@@ -10,11 +10,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from icalendar import Calendar
+from sqlalchemy import text
 
 from pbem.service import PlayerSpec
 from pbem.store.events import parse_timestamp
 
-from support import SHORT, csrf
+from support import FEED, SHORT, csrf, feed_of
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -37,8 +38,27 @@ def feed_address(app, held: list[tuple[str, str]]) -> tuple[object, str]:
     client = app.test_client()
     for game_id, token in held:
         client.get(f"/g/{game_id}/{token}")
+    feed = feed_of(client)
+    assert feed is not None
+    return client, feed
+
+
+def test_a_browser_has_a_feed_only_once_it_asks(site):
+    """Looking at My games makes no feed (and so never writes the browser's cookie);
+    the page's button makes one, and My games links it from then on."""
+    app, parts = site
+    game_id, tokens = new_game(parts, hours=24)
+    client = app.test_client()
+    client.get(f"/g/{game_id}/{tokens[1]}")
     page = client.get("/my-games").get_data(as_text=True)
-    return client, re.search(r'href="/feeds/([^"]+)\.atom"', page)[1]
+    assert "/feeds/new" in page and 'href="/feeds/' not in page
+    with parts.database.reading() as conn:
+        assert conn.execute(text("SELECT count(*) FROM feeds")).scalar() == 0
+    answer = client.post("/feeds/new", data={"csrf_token": csrf(client, "/my-games")})
+    assert answer.status_code == 303
+    feed = FEED.search(client.get("/my-games").get_data(as_text=True))[1]
+    assert client.get(f"/feeds/{feed}.atom").status_code == 200
+    assert FEED.search(client.get("/my-games").get_data(as_text=True))[1] == feed
 
 
 def test_the_feeds_list_each_deadline_of_my_seats_most_urgent_first(site):

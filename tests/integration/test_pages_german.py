@@ -14,7 +14,7 @@ from german import english_left, visible_text
 
 from pbem.service import PlayerSpec
 
-from support import SHORT
+from support import SHORT, feed_of
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 ENGLISH = {"Accept-Language": "en"}
@@ -296,7 +296,7 @@ def test_my_games_its_sign_in_and_its_feeds_speak_german(web):
     assert signed_out.status_code == 403
     assert "Abmeldelink ist abgelaufen" in signed_out.get_data(as_text=True)
 
-    feed = re.search(r'href="/feeds/([^"]+)\.atom"', board)[1]
+    feed = feed_of(anna)
     atom = get(anna, f"/feeds/{feed}.atom")
     assert "Meine Fristen — Mall by mail" in atom and "du bist am Zug, bis " in atom
     calendar = get(anna, f"/feeds/{feed}.ics")

@@ -18,7 +18,7 @@ from pbem.mail.writing import SMTP_POLICY
 from pbem.service import PlayerSpec
 from pbem.service.notices import Kind
 
-from support import SHORT, MailWriter
+from support import SHORT, MailWriter, feed_of
 
 DEFAULT = "Mall by mail"
 NAMES = [
@@ -50,8 +50,7 @@ def test_the_pages_and_feeds_carry_the_site_name(make_web, name):
         assert f'class="brand" href="/">{escaped}</a>' in page, path
         assert DEFAULT not in page and "<b>Inc." not in page, path
 
-    board = client.get("/my-games").get_data(as_text=True)
-    feed = re.search(r'href="/feeds/([^"]+)\.atom"', board)[1]
+    feed = feed_of(client)
     atom = client.get(f"/feeds/{feed}.atom").get_data(as_text=True)
     title = ET.fromstring(atom.encode()).find("{http://www.w3.org/2005/Atom}title")
     assert title is not None and title.text == f"My deadlines — {name}"

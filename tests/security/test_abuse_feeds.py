@@ -22,7 +22,7 @@ from itsdangerous import URLSafeSerializer
 from pbem.service import PlayerSpec
 
 from abuse import examples
-from support import SHORT, csrf
+from support import SHORT, csrf, feed_of
 
 FEED = re.compile(r'href="/feeds/([^"]+)\.atom"')
 
@@ -46,7 +46,9 @@ def with_feed(app, games):
     client = app.test_client()
     for game_id, tokens in games:
         client.get(f"/g/{game_id}/{tokens[1]}")
-    return client, FEED.search(client.get("/my-games").get_data(as_text=True))[1]
+    feed = feed_of(client)
+    assert feed is not None
+    return client, feed
 
 
 def seat_sessions(app, client) -> dict[str, str]:

@@ -19,7 +19,7 @@ from pbem.service import PlayerSpec, rows
 from pbem.service.signing import REQUESTS, sign_in_token
 
 import support
-from support import SHORT
+from support import SHORT, feed_of
 
 SIGN_IN = re.compile(r"http://pbem\.test(/my-games/sign-in/[^\s\"<]+)")
 
@@ -248,7 +248,7 @@ def test_a_signed_in_browser_sees_its_own_games_and_never_another_seats_token(si
 
     page = client.get("/my-games").get_data(as_text=True)
     game_page = client.get(f"/g/{game_id}").get_data(as_text=True)
-    feed = re.search(r'href="(/feeds/[^"]+\.atom)"', page)[1]
+    feed = f"/feeds/{feed_of(client)}.atom"
     feeds = client.get(feed).get_data(as_text=True) + client.get(feed[:-5] + ".ics").get_data(
         as_text=True
     )
@@ -282,8 +282,9 @@ def test_no_viewer_learns_anything_hidden_from_the_live_answers_dashboard_or_fee
         def look(self, every_seq: bool = False) -> None:
             super().look(every_seq)
             for who, client in self.clients.items():
+                feed = feed_of(client)
                 page = client.get("/my-games").get_data(as_text=True)
-                feeds = re.findall(r'href="(/feeds/[^"]+)"', page)
+                feeds = [f"/feeds/{feed}.{ending}" for ending in ("atom", "ics") if feed]
                 self.feeds_read += len(feeds)
                 urls = [
                     f"/g/{self.game}/live?since=0",
