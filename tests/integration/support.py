@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
+from alembic import command
 from sqlalchemy import select as core_select
 from sqlalchemy import update
 from sqlmodel import select
@@ -18,6 +19,7 @@ from pbem.mail import replyto
 from pbem.mail.compose import Composer
 from pbem.mail.inbound import Inbound
 from pbem.service import Created, PlayerSpec, Service, rows
+from pbem.store import migrate
 from pbem.store.events import timestamp
 from pbem.store.tables import Outbox
 
@@ -79,6 +81,14 @@ def feed_of(client, **headers: str) -> str | None:
         client.post("/feeds/new", data={"csrf_token": CSRF.search(page)[1]}, headers=headers)
         found = FEED.search(client.get("/my-games", headers=headers).get_data(as_text=True))
     return found[1] if found else None
+
+
+def migrate_to(database, revision: str, how: str = "upgrade") -> None:
+    """Alembic's upgrade or downgrade of `database` to `revision`, on its engine."""
+    config = migrate.alembic_config(database)
+    with database.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        getattr(command, how)(config, revision)
 
 
 # A short explicit deal: the Dispenser and a supply of 4, nothing drawn from a seed.

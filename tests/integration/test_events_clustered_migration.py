@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
 from pbem.store import migrate
 from pbem.store.database import Database
+
+from support import migrate_to
 
 BEFORE = "0004"
 _EVENTS = sa.table(
@@ -31,13 +32,6 @@ _EVENTS = sa.table(
         )
     ),
 )
-
-
-def _migrate(database: Database, revision: str, how: str) -> None:
-    config = migrate.alembic_config(database)
-    with database.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        getattr(command, how)(config, revision)
 
 
 def _event(game: str, seq: int, key: str | None) -> dict:
@@ -107,7 +101,7 @@ def _guards_hold(database: Database) -> None:
 
 def test_the_migration_keeps_every_event_and_its_guards(database_url):
     database = Database(database_url)
-    _migrate(database, BEFORE, "downgrade")
+    migrate_to(database, BEFORE, "downgrade")
     with database.engine.begin() as conn:
         conn.execute(sa.insert(_EVENTS), ROWS)
 
@@ -128,11 +122,11 @@ def test_the_migration_keeps_every_event_and_its_guards(database_url):
 
 def test_the_migration_goes_back_to_the_old_table(database_url):
     database = Database(database_url)
-    _migrate(database, BEFORE, "downgrade")
+    migrate_to(database, BEFORE, "downgrade")
     with database.engine.begin() as conn:
         conn.execute(sa.insert(_EVENTS), ROWS)
     migrate.upgrade(database)
-    _migrate(database, BEFORE, "downgrade")
+    migrate_to(database, BEFORE, "downgrade")
 
     assert migrate.current_revision(database) == BEFORE
     assert _rows(database) == _expected()

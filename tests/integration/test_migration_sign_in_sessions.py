@@ -7,20 +7,12 @@ from __future__ import annotations
 import hashlib
 
 import sqlalchemy as sa
-from alembic import command
 
 from pbem.service.sessions import SESSIONS, SeatSessions
 from pbem.store import migrate
 from pbem.store.database import Database
 
-from support import two_players
-
-
-def _migrate(database: Database, revision: str, how: str) -> None:
-    config = migrate.alembic_config(database)
-    with database.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        getattr(command, how)(config, revision)
+from support import migrate_to, two_players
 
 
 def _digest(text: str) -> str:
@@ -38,7 +30,7 @@ def _columns(database: Database, table: str) -> set[str]:
 def test_the_migration_goes_down_and_up_and_keeps_the_seat_sessions(database, service, clock):
     created = two_players(service)
     sessions = SeatSessions(database, service.settings.signing_key(), clock)
-    _migrate(database, "0006", "downgrade")
+    migrate_to(database, "0006", "downgrade")
     assert "sign_in_sha256" not in _columns(database, "seat_sessions")
     assert not {"sign_out_links", "link_requests"} & _tables(database)
     old = sa.table("seat_sessions", *(sa.column(c) for c in _columns(database, "seat_sessions")))

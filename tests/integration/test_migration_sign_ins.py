@@ -4,17 +4,11 @@ and a database at 0004 is what the models declare."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import command
 
 from pbem.store import migrate
 from pbem.store.database import Database
 
-
-def _migrate(database: Database, revision: str, how: str) -> None:
-    config = migrate.alembic_config(database)
-    with database.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        getattr(command, how)(config, revision)
+from support import migrate_to
 
 
 def _tables(database: Database) -> set[str]:
@@ -26,17 +20,17 @@ def _indexes(database: Database) -> set[str]:
 
 
 def test_the_sign_ins_migration_goes_down_and_up_again(database):
-    _migrate(database, "0004", "downgrade")
+    migrate_to(database, "0004", "downgrade")
     assert migrate.current_revision(database) == "0004"
     assert "sign_ins" in _tables(database)
     assert _indexes(database) == {"ix_sign_ins_session_sha256"}
 
-    _migrate(database, "0003", "downgrade")
+    migrate_to(database, "0003", "downgrade")
     assert migrate.current_revision(database) == "0003"
     assert "sign_ins" not in _tables(database)
     assert {"seat_sessions", "outbox", "events"} <= _tables(database)
 
-    _migrate(database, "0004", "upgrade")
+    migrate_to(database, "0004", "upgrade")
     assert migrate.current_revision(database) == "0004"
     assert _indexes(database) == {"ix_sign_ins_session_sha256"}
     migrate.upgrade(database)

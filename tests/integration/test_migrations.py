@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
@@ -20,7 +19,7 @@ from pbem.store import migrate
 from pbem.store.database import Database
 from pbem.store.events import event_hash
 
-from support import two_players
+from support import migrate_to, two_players
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,13 +85,6 @@ _OLD_OUTBOX = sa.table(
 _AT = "2026-01-01T00:00:00.000000Z"
 
 
-def _migrate(database: Database, revision: str, how: str) -> None:
-    config = migrate.alembic_config(database)
-    with database.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        getattr(command, how)(config, revision)
-
-
 def _old_row(kind: str, to: str, payload: dict, message_id: str | None, game="g1", seat=1):
     return {
         "game_id": game,
@@ -123,7 +115,7 @@ def test_the_outbox_migration_keeps_every_mail_as_an_email_row_and_reminders_by_
     database_url,
 ):
     database = Database(database_url)
-    _migrate(database, "0002", "downgrade")
+    migrate_to(database, "0002", "downgrade")
     with database.engine.begin() as conn:
         conn.execute(
             sa.insert(_OLD_OUTBOX),
@@ -165,7 +157,7 @@ def test_the_outbox_migration_keeps_every_mail_as_an_email_row_and_reminders_by_
 
 def test_the_outbox_migration_goes_back_to_the_old_shape(database_url):
     database = Database(database_url)
-    _migrate(database, "0002", "downgrade")
+    migrate_to(database, "0002", "downgrade")
     with database.engine.begin() as conn:
         conn.execute(
             sa.insert(_OLD_OUTBOX),
@@ -175,7 +167,7 @@ def test_the_outbox_migration_goes_back_to_the_old_shape(database_url):
             ],
         )
     migrate.upgrade(database)
-    _migrate(database, "0002", "downgrade")
+    migrate_to(database, "0002", "downgrade")
     rows = _outbox(database)
     assert [(r["kind"], r["to_address"], r["message_id"]) for r in rows] == [
         ("your_turn", "ann@example.com", "<t@mall.example>"),
@@ -193,7 +185,7 @@ def test_migration_0009_keeps_every_older_game_a_version_1_chain_that_verifies(s
     """A game made before the upgrade has no salts and keeps version 1: its hashes
     are what they were and verify as before; the event guards still hold."""
     database = service.db
-    _migrate(database, "0008", "downgrade")
+    migrate_to(database, "0008", "downgrade")
     with database.engine.begin() as conn:
         columns = [sa.column(c, sa.JSON() if c == "payload" else None) for c in _OLD_EVENT]
         conn.execute(sa.insert(sa.table("events", *columns)), _old_game())

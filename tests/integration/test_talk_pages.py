@@ -18,7 +18,7 @@ from pbem.store import migrate, talk
 from pbem.store.database import Database
 from pbem.store.events import SpectatorTalk, TableTalk
 
-from support import SHORT, csrf
+from support import SHORT, csrf, migrate_to
 
 SHOWN = service_chat.SHOWN
 # A few units of work either way: the rows PostgreSQL may or may not fetch from the
@@ -264,12 +264,7 @@ def test_the_migration_counts_the_lines_already_stored(make_web):
     _app, parts = make_web()
     game_id = _game(parts, 140)
     counted = _counts(parts.database, game_id)
-    config = migrate.alembic_config(parts.database)
-    from alembic import command
-
-    with parts.database.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.downgrade(config, "0009")
+    migrate_to(parts.database, "0009", "downgrade")
     migrate.upgrade(parts.database)
     assert migrate.differences(parts.database) == []
     assert _counts(parts.database, game_id) == counted
