@@ -32,13 +32,13 @@ def chain_check(source: str, token: str | None, head_hash: str | None) -> None:
     for problem in found.problems:
         click.echo(f"  {problem}", err=True)
     if found.problems:
-        click.echo(f"the chain does not hold: {len(found.problems)} problems", err=True)
+        click.echo(f"the chain does not hold: {_count(len(found.problems), 'problem')}", err=True)
         sys.exit(EXIT_BROKEN)
     head = answer["head_hash"]
     if found.linked:
         click.echo(
-            f"chain version {found.version}: {found.events} events link to the head {head};"
-            f" {found.in_full} checked in full"
+            f"chain version {found.version}: {_count(found.events, 'event')} link to the head"
+            f" {head}; {found.in_full} checked in full"
         )
     else:
         click.echo(
@@ -66,3 +66,8 @@ def _read(source: str, token: str | None) -> Any:
     except (OSError, ValueError, requests.RequestException) as error:
         click.echo(f"cannot read {source}: {error}", err=True)
         sys.exit(EXIT_UNREADABLE)
+
+
+def _count(number: int, noun: str) -> str:
+    """'1 event', '3 events'."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
