@@ -83,13 +83,14 @@ def automatic(message: EmailMessage, domain: str = "") -> str | None:
     `domain` is this server's mail domain: an X-Loop naming it is our own loop.
     X-Auto-Response-Suppress is not read: Exchange sets it on its own automatic
     mails, but also on people's mails that passed a list or a transport rule, and
-    it asks for no automatic answer rather than saying the mail is one."""
+    it asks for no automatic answer rather than saying the mail is one: see
+    `no_answers`."""
     auto = text(first(message, "Auto-Submitted") or "no").lower()
     if auto != "no":
         return f"an automatic mail (Auto-Submitted: {auto[:40]})"
     precedence = text(first(message, "Precedence")).lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
-        return f"a {precedence} mail"
+        return f"a mail of precedence {precedence}"
     for name in _AUTOMATIC:
         found = raw(message, name)
         if found and text(found[0]).lower() not in ("no", "false", "0"):
@@ -168,6 +169,17 @@ _AUTOMATIC_SUBJECTS = (
     "răspuns automat",
     "balasan otomatis",
 )
+
+
+def no_answers(message: EmailMessage) -> bool:
+    """Whether the sender asks for no automatic answers (Microsoft's
+    X-Auto-Response-Suppress naming All or AutoReply): the mail is read and acted on
+    as any other, but this server's answer to it (an automatic reply) is not sent,
+    so an autoresponder that marks its mails with this header alone starts no loop."""
+    words = {
+        w.strip().lower() for v in raw(message, "X-Auto-Response-Suppress") for w in v.split(",")
+    }
+    return bool(words & {"all", "autoreply"})
 
 
 def authenticated(message: EmailMessage, sender: str, authserv_id: str = "") -> bool:

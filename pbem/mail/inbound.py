@@ -92,6 +92,7 @@ class _Reply:
     message_id: str
     in_reply_to: str
     subject: str
+    quiet: bool = False  # the sender asks for no automatic answers
 
 
 class Inbound:
@@ -183,6 +184,7 @@ class Inbound:
             entry.message_id,
             entry.message_id if _MSG_ID.fullmatch(entry.message_id) else "",
             headers.text(headers.first(message, "Subject"))[:200],
+            headers.no_answers(message),
         )
         received = self.inbox.receive(entry.message_id, sender, reply.game_id, to)
         if received == "duplicate":
@@ -228,7 +230,7 @@ class Inbound:
     def _too_many(self, mail: _Reply, sender: str) -> Handled:
         """Over the limit: the seat is told once an hour, then nothing."""
         detail = f"{sender} sent more than {PER_SENDER_PER_HOUR} mails in an hour"
-        if mail.to is None:
+        if mail.to is None or mail.quiet:
             return Handled("ignored", detail)
         lines = answers.too_many()
         answer = self.inbox.answer(
@@ -368,7 +370,7 @@ class Inbound:
         and say what was done."""
         ignored = ignored or []
         answer = None
-        if mail.to is not None:
+        if mail.to is not None and not mail.quiet:
             answer = self.inbox.answer(
                 mail.address.game_id,
                 mail.address.seat,
@@ -379,6 +381,8 @@ class Inbound:
         said = detail if detail is not None else (lines[0] if lines else "")
         if detail is None and i18n.language() != i18n.DEFAULT:
             said = f"answered ({status})"  # what was done, for the log: in English
+        if mail.quiet:
+            said += " (no answer sent: the sender asks for none, X-Auto-Response-Suppress)"
         return Handled(status, said, answer=answer, ignored=ignored)
 
     def _notify(self, game_id: str, answer: int | None) -> None:

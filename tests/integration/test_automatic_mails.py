@@ -40,9 +40,9 @@ def _outcome(table: Table, message_id: str) -> str | None:
         ("X-AutoReply-From: ann@example.com", "an automatic mail (X-AutoReply-From)"),
         ("X-Mail-Autoreply: true", "an automatic mail (X-Mail-Autoreply)"),
         ("X-FC-MachineGenerated: true", "an automatic mail (X-FC-MachineGenerated)"),
-        ("Precedence: auto_reply", "a auto_reply mail"),
-        ("Precedence: junk", "a junk mail"),
-        ("Precedence: list", "a list mail"),
+        ("Precedence: auto_reply", "a mail of precedence auto_reply"),
+        ("Precedence: junk", "a mail of precedence junk"),
+        ("Precedence: list", "a mail of precedence list"),
         ("Auto-Submitted: auto-generated", "an automatic mail (Auto-Submitted: auto-generated)"),
         ("X-Loop: play@pbem.localhost", "one of this server's own mails (X-Loop)"),
         ("List-Id: <players.lists.example.org>", "a mailing list's mail"),
@@ -101,6 +101,32 @@ def test_x_auto_response_suppress_alone_does_not_make_a_mail_automatic(table):
     # passed a list or a transport rule: a move carrying it is played
     raw = _with(table.mail("gmail_top_post.eml", "money L"), "X-Auto-Response-Suppress: All")
     assert table.inbound.handle(raw).status == "accepted"
+    assert table.seq() == 2
+
+
+@pytest.mark.parametrize("value", ["All", "AutoReply", "DR, AutoReply", "oof, all"])
+def test_a_mail_that_asks_for_no_automatic_answers_gets_none(table, value):
+    """X-Auto-Response-Suppress asks for no automatic answer, and this server's
+    answers are automatic: the move is played and nothing is sent back, and a mail
+    with no command (an autoresponder that marks its mails with this header alone)
+    is recorded with no answer either, so no loop can start."""
+    played = _with(
+        table.mail("gmail_top_post.eml", "money L"), f"X-Auto-Response-Suppress: {value}"
+    )
+    handled = table.inbound.handle(played)
+    assert handled.status == "accepted" and handled.answer is None
+    assert table.seq() == 2
+    away = table.mail("gmail_top_post.eml", "I am away until Monday")
+    handled = table.inbound.handle(_with(away, f"X-Auto-Response-Suppress: {value}"))
+    assert handled.status == "unreadable" and handled.answer is None
+    assert table.answers() == []
+
+
+@pytest.mark.parametrize("value", ["None", "DR, NDR", "OOF"])
+def test_a_mail_that_suppresses_other_kinds_of_answer_is_answered(table, value):
+    raw = _with(table.mail("gmail_top_post.eml", "money L"), f"X-Auto-Response-Suppress: {value}")
+    handled = table.inbound.handle(raw)
+    assert handled.status == "accepted" and handled.answer is not None
 
 
 def test_an_unmarked_autoresponder_is_stopped_by_the_answer_limit(table):

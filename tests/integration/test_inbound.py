@@ -180,7 +180,7 @@ def test_a_mail_from_another_address_is_refused_unless_the_game_allows_it(web):
     ("header", "expected"),
     [
         ("Auto-Submitted: auto-replied", "an automatic mail (Auto-Submitted: auto-replied)"),
-        ("Precedence: bulk", "a bulk mail"),
+        ("Precedence: bulk", "a mail of precedence bulk"),
         ("X-Pbem-Kind: your_turn", "one of this server's own mails"),
     ],
 )
