@@ -22,6 +22,8 @@ import sys
 # would hide the standard library's `http` package from everything imported below.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+# The long chats are stored as the tests store them (tests/integration/talk_work.py).
+sys.path.append(os.path.join(os.path.dirname(_HERE), "tests", "integration"))
 
 import argparse  # noqa: E402
 import functools  # noqa: E402
@@ -35,43 +37,15 @@ from typing import Any  # noqa: E402
 
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
+from talk_work import talk_in_bulk  # noqa: E402
 
 from pbem.bootstrap import build  # noqa: E402
 from pbem.config import load_settings  # noqa: E402
-from pbem.games import get  # noqa: E402
-from pbem.service import PlayerSpec, Service  # noqa: E402
+from pbem.service import PlayerSpec  # noqa: E402
 from pbem.service.chat import SHOWN  # noqa: E402
-from pbem.store import log, migrate, talk  # noqa: E402
-from pbem.store.events import SpectatorTalk, TableTalk, encode  # noqa: E402
+from pbem.store import migrate  # noqa: E402
 
 BENCH_DATABASE = "pbem_bench_talk"
-BATCH = 100  # lines stored in one unit of work
-
-
-def talk_in_bulk(service: Service, game_id: str, lines: int) -> None:
-    """`lines` lines of talk, a seat's and a spectator's in turn, each appended to
-    the log and counted by the store, BATCH to a unit of work (the last of each
-    projected as the service projects every event)."""
-    ctx = service._ctx
-    for first in range(0, lines, BATCH):
-        with ctx.transaction() as tx:
-            row = ctx.open(tx, game_id)
-            rules = get(row.game)
-            state = ctx.state(tx.conn, rules, row)
-            last = min(first + BATCH, lines) - 1
-            for n in range(first, last + 1):
-                line: TableTalk | SpectatorTalk
-                if n % 2:
-                    line, actor = TableTalk((n // 2) % 2 + 1, f"line {n}"), "seat"
-                else:
-                    line, actor = SpectatorTalk(f"watcher {n % 7}", f"line {n}"), "spectator"
-                if n == last:
-                    ctx.record(tx, rules, line, actor, state)
-                    break
-                kind, _, payload = encode(line)
-                event = log.append(tx.conn, game_id, tx.head, kind, payload, actor, tx.time())
-                talk.count(tx.conn, event)
-                tx.head = (event.seq, event.hash)
 
 
 @contextmanager
