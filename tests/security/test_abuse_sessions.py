@@ -11,7 +11,6 @@ import re
 import threading
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
@@ -23,17 +22,6 @@ import support
 from support import SHORT
 
 LINK = re.compile(r"http://pbem\.test(/my-games/sign-(?:in|out-everywhere)/[^\s\"<]+)")
-
-
-@pytest.fixture
-def mailbox():
-    kept = support.Kept()
-    port = support.free_port()
-    controller = Controller(kept, hostname="127.0.0.1", port=port)
-    controller.start()
-    kept.url = f"smtp://127.0.0.1:{port}"
-    yield kept
-    controller.stop()
 
 
 @pytest.fixture

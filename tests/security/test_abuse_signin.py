@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import event, select
 from sqlalchemy.engine import Engine
 
@@ -130,17 +129,6 @@ def test_asking_runs_the_same_statements_for_a_player_and_a_stranger(site, url):
 
     assert player == stranger
     assert any("INSERT INTO link_requests" in s for s in player)  # the one queued row
-
-
-@pytest.fixture
-def mailbox():
-    kept = support.Kept()
-    port = support.free_port()
-    controller = Controller(kept, hostname="127.0.0.1", port=port)
-    controller.start()
-    kept.url = f"smtp://127.0.0.1:{port}"
-    yield kept
-    controller.stop()
 
 
 def test_the_scheduler_mails_the_link_to_a_player_and_never_to_a_stranger(make_web, mailbox):
