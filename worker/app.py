@@ -89,6 +89,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     if settings.broker_url.startswith("filesystem://"):
         folder = settings.instance_dir / "broker"
         folder.mkdir(parents=True, exist_ok=True)
+        config["broker_transport"] = "worker.diskbroker:Transport"  # tasks written whole
         config["broker_transport_options"] = {
             "data_folder_in": str(folder),
             "data_folder_out": str(folder),
