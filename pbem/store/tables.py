@@ -258,3 +258,33 @@ def core_table(model: type[SQLModel]) -> Table:
     if not isinstance(table, Table):
         raise TypeError(f"{model.__name__} is not a table model")
     return table
+
+
+class Heartbeat(SQLModel, table=True):
+    """The last sign of life of one process (`name`: "scheduler", "worker:HOST:PID",
+    or a lease such as "lead:scheduler"): who (`holder`), when (`beat_at`, an ISO
+    timestamp like every other), and what it said of itself (`state`). Readiness,
+    `pbem doctor`, the metrics and the admin page read it; the leader lock of the
+    scheduler is the row "lead:scheduler"."""
+
+    __tablename__ = "heartbeats"
+
+    name: str = Field(primary_key=True, max_length=200)
+    holder: str = Field(max_length=200)
+    beat_at: str = Field(max_length=40)
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
+class SweepRun(SQLModel, table=True):
+    """One sweep of the scheduler: when it began, how long it took, what it found
+    (`counts`: mails, time_outs, bots, reminders, failed ...) and, when it failed as a
+    whole, why. The newest few hundred are kept."""
+
+    __tablename__ = "sweep_runs"
+
+    id: int | None = Field(default=None, primary_key=True)
+    holder: str = Field(max_length=200)
+    started_at: str = Field(max_length=40, index=True)
+    seconds: float = 0.0
+    counts: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    error: str | None = Field(default=None, max_length=2000)
