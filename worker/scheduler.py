@@ -12,6 +12,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from celery import Celery
 
 from pbem.service import Service
+from pbem.service.outbox import Outbox
 from pbem.service.sweep import Sweeper, Work
 
 from .app import DELIVER, PLAY_BOT, TIME_OUT, WorkerParts
@@ -20,10 +21,19 @@ log = logging.getLogger(__name__)
 BATCH = 20  # mails per delivery task: one SMTP connection, one broker message
 
 
-def hand_out(celery: Celery, work: Work) -> None:
-    """A sweep's work, as tasks."""
+def hand_out(celery: Celery, work: Work, outbox: Outbox) -> None:
+    """A sweep's work, as tasks. When the broker fails, the mails not yet handed
+    out are given back to the outbox (`release`), so that the next sweep hands them
+    out again rather than once their hand-out lease has run out."""
     for start in range(0, len(work.mails), BATCH):
-        celery.send_task(DELIVER, args=[work.mails[start : start + BATCH]])
+        try:
+            celery.send_task(DELIVER, args=[work.mails[start : start + BATCH]])
+        except Exception:
+            try:
+                outbox.release(work.mails[start:])
+            except Exception:
+                log.exception("could not give back the mails the broker did not take")
+            raise
     for game_id, seat, seq in work.time_outs:
         celery.send_task(TIME_OUT, args=[game_id, seat, seq])
     for game_id, seat, seq in work.bots:
@@ -42,7 +52,7 @@ def sweep_once(celery: Celery, sweeper: Sweeper) -> Work | None:
     the broker away) is logged and the next one tries again. None when it failed."""
     try:
         work = sweeper.sweep()
-        hand_out(celery, work)
+        hand_out(celery, work, sweeper.outbox)
     except Exception:
         log.exception("sweep failed; the next one, in a few seconds, tries again")
         return None
@@ -54,7 +64,7 @@ def sweep_once(celery: Celery, sweeper: Sweeper) -> Work | None:
 def make_digests(celery: Celery, sweeper: Sweeper) -> None:
     """The daily digests, as tasks; a failure is logged and tried again tomorrow."""
     try:
-        hand_out(celery, Work(mails=sweeper.digest()))
+        hand_out(celery, Work(mails=sweeper.digest()), sweeper.outbox)
     except Exception:
         log.exception("making the digests failed")
 
