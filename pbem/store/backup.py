@@ -11,11 +11,12 @@ import shutil
 import sqlite3
 import subprocess
 from collections.abc import Mapping
+from contextlib import closing
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import delete, func, inspect, select, table
+from sqlalchemy import delete, func, inspect, select, table, text
 from sqlalchemy.engine import make_url
 
 from .database import Database
@@ -27,7 +28,10 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_MAGIC = b"PGDMP"
 # A process that beat more recently than this is taken to be running on the database.
 RUNNING = timedelta(minutes=2)
-_COPY = re.compile(r"^COPY \S*alembic_version \(version_num\) FROM stdin;\n(.*?)\n\\\.", re.M | re.S)
+_TABLE = re.compile(r"^\d+; \d+ \d+ TABLE \S+ (\S+) ", re.M)
+_COPY = re.compile(
+    r"^COPY \S*alembic_version \(version_num\) FROM stdin;\n(.*?)\n\\\.", re.M | re.S
+)
 
 
 class BackupError(RuntimeError):
@@ -113,6 +117,7 @@ def restore(database: Database, path: Path) -> None:
     if database.dialect == "sqlite":
         _sqlite_restore(path, _sqlite_file(database))
     else:
+        _drop_tables_not_in(database, _pg_dump_tables(path))
         _pg_run(
             database,
             "pg_restore",
@@ -150,10 +155,12 @@ def _sqlite_backup(source: Path, target: Path) -> None:
         raise BackupError(f"there is no database at {source}")
     target.unlink(missing_ok=True)
     try:
-        with _closing(sqlite3.connect(source, timeout=30)) as src:
-            with _closing(sqlite3.connect(target)) as dst:
-                src.backup(dst)
-                dst.execute("PRAGMA journal_mode=DELETE")
+        with (
+            closing(sqlite3.connect(source, timeout=30)) as src,
+            closing(sqlite3.connect(target)) as dst,
+        ):
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")
     except sqlite3.Error as error:
         raise BackupError(f"the SQLite backup failed: {error}") from None
     with target.open("rb") as file:
@@ -162,7 +169,7 @@ def _sqlite_backup(source: Path, target: Path) -> None:
 
 def _sqlite_revision(path: Path) -> str | None:
     try:
-        with _closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
             checked = conn.execute("PRAGMA quick_check").fetchone()
             if checked is None or checked[0] != "ok":
                 raise BackupError(f"{path} is damaged: {checked[0] if checked else 'unreadable'}")
@@ -181,25 +188,13 @@ def _sqlite_restore(source: Path, target: Path) -> None:
     if target.exists() and source.resolve() == target.resolve():
         raise BackupError(f"{source} is the database itself")
     try:
-        with _closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src:
-            with _closing(sqlite3.connect(target, timeout=30)) as dst:
-                src.backup(dst)
+        with (
+            closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
+            closing(sqlite3.connect(target, timeout=30)) as dst,
+        ):
+            src.backup(dst)
     except sqlite3.Error as error:
         raise BackupError(f"the SQLite restore failed: {error}") from None
-
-
-class _closing:
-    """A sqlite3 connection closed at the end of the block (its own `with` only
-    commits)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def __enter__(self) -> sqlite3.Connection:
-        return self.conn
-
-    def __exit__(self, *_: object) -> None:
-        self.conn.close()
 
 
 # -- PostgreSQL -----------------------------------------------------------------------
@@ -248,13 +243,35 @@ def _pg_revision(path: Path) -> str | None:
     return found[1].strip() or None
 
 
+def _pg_dump_tables(path: Path) -> set[str]:
+    """The tables the dump holds (from its table of contents)."""
+    return set(_TABLE.findall(_pg_read(path, "--list")))
+
+
+def _drop_tables_not_in(database: Database, kept: set[str]) -> None:
+    """Drop the target's tables the dump does not hold (a newer release's, in a
+    database restored into with --force): pg_restore --clean drops only the dump's
+    own, and the upgrade after the restore creates the newer tables again."""
+    extra = set(inspect(database.engine).get_table_names()) - kept
+    if extra:
+        with database.engine.begin() as conn:
+            for name in sorted(extra):
+                conn.execute(text(f'DROP TABLE IF EXISTS "{name}" CASCADE'))
+    database.dispose()
+
+
 def _pg_version_rows(path: Path) -> str:
     """The dump's alembic_version data as SQL text (pg_restore with no database)."""
+    return _pg_read(path, "--data-only", "--table=alembic_version", "--file=-")
+
+
+def _pg_read(path: Path, *options: str) -> str:
+    """What pg_restore prints of the dump at `path` with `options` (no database)."""
     program = shutil.which("pg_restore")
     if program is None:
         raise BackupError("pg_restore is not installed (it comes with the PostgreSQL client tools)")
     ran = subprocess.run(
-        [program, "--data-only", "--table=alembic_version", "--file=-", str(path)],
+        [program, *options, str(path)],
         capture_output=True,
         text=True,
         check=False,
