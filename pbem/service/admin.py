@@ -13,9 +13,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, func, select, update
 
+from pbem.i18n import gettext as _
 from pbem.store import heartbeats
 from pbem.store.database import Database
-from pbem.store.events import parse_timestamp, timestamp
+from pbem.store.events import SeatReplaced, parse_timestamp, timestamp
 from pbem.store.tables import Event, core_table
 
 from . import rows
@@ -98,7 +99,7 @@ class ReplacedSeat:
 
 _REPLACED = (
     select(EVENTS.c.created_at, EVENTS.c.payload)
-    .where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.type == "SeatReplaced")
+    .where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.type == SeatReplaced.TYPE)
     .order_by(EVENTS.c.seq.desc())
 )
 
@@ -240,8 +241,14 @@ def retry_mail(db: Database, row_id: int, now: datetime) -> None:
             return
         status = conn.execute(select(OUTBOX.c.status).where(OUTBOX.c.id == row_id)).scalar()
     if status is None:
-        raise NotFound(f"there is no mail {row_id}")
-    raise BadRequest(f"mail {row_id} is {status}, not failed: only a failed mail is retried")
+        raise NotFound(_("there is no mail %(id)s", id=row_id))
+    raise BadRequest(
+        _(
+            "mail %(id)s is %(status)s, not failed: only a failed mail is sent again",
+            id=row_id,
+            status=status,
+        )
+    )
 
 
 # -- processes --------------------------------------------------------------------------
