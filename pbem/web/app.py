@@ -71,7 +71,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=parts.settings.trusted_proxies)  # type: ignore[method-assign]
     csrf.init_app(app)
 
-    from . import api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
+    from . import admin, api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -86,6 +86,8 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(live.bp)
+    csrf.exempt(admin.bp)  # checks its forms itself: a script with the admin key sends none
+    app.register_blueprint(admin.bp)
     for game in _game_assets():
         app.register_blueprint(game)
     if parts.settings.dev:
