@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from aiosmtpd.controller import Controller
 
-from pbem.service.outbox import deliver_due
+from pbem.service.delivery import deliver_due
 from pbem.store import heartbeats
 
 from support import CSRF, Kept, csrf, free_port, two_players

@@ -17,7 +17,8 @@ from sqlalchemy import create_engine, select, text, update
 from sqlalchemy.engine import make_url
 
 from pbem.cli import main
-from pbem.service.outbox import LEASE, deliver, deliver_due
+from pbem.service.delivery import deliver, deliver_due
+from pbem.service.outbox import LEASE
 from pbem.store import backup as backups
 from pbem.store import heartbeats, migrate
 from pbem.store.database import Database
