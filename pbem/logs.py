@@ -53,14 +53,14 @@ _LINKS = re.compile(
 _FEED = re.compile(r"/[A-Za-z0-9_-]{32}(\.(?:atom|ics))\b")
 
 
-def redact(text: str) -> str:
-    """`text` with every secret this module knows of, and every secret the added
-    redactors know of, hidden."""
+def redact(text: str, added: bool = True) -> str:
+    """`text` with every secret this module knows of, and (unless not `added`)
+    every secret the added redactors know of, hidden."""
     text = _REPLY.sub(r"\1…@", text)
     text = _USERINFO.sub(rf"\1:{HIDDEN}@", text)
     text = _AUTH.sub(rf"\1 {HIDDEN}", text)
     text = _QUERY.sub(rf"\1{HIDDEN}", text)
-    for redactor in _redactors:
+    for redactor in _redactors if added else ():
         text = redactor(text)
     text = _SEAT_LINK.sub(rf"\1{HIDDEN}", text)
     text = _LINKS.sub(rf"\1{HIDDEN}", text)
@@ -117,12 +117,18 @@ def context(**fields: Any) -> Iterator[None]:
 class Redacting(logging.Filter):
     """Hides the secrets of each record's message and traceback, and puts the
     context and the process's kind on it. A message that cannot be read is not
-    written as it was."""
+    written as it was. Without `added`, only this module's own patterns: for lines
+    whose addresses were already hidden knowing more (an access log line, knowing
+    each request's method)."""
+
+    def __init__(self, added: bool = True) -> None:
+        super().__init__()
+        self.added = added
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-            hidden = redact(message)
+            hidden = redact(message, self.added)
         except Exception:  # a line must never leak by failing to be redacted
             record.msg, record.args = "[a line that could not be redacted]", ()
         else:

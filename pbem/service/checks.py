@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import func, select, text
 
+from pbem import logs
 from pbem.config import DEV_SECRET_KEY, Settings
 from pbem.store import heartbeats, migrate
 from pbem.store.database import Database
@@ -49,7 +50,7 @@ class Check:
 
 def _one_line(error: BaseException) -> str:
     said = " ".join(str(error).split()) or type(error).__name__
-    return f"{type(error).__name__}: {said}"[:300]
+    return logs.redact(f"{type(error).__name__}: {said}")[:300]
 
 
 def secret_key(settings: Settings) -> Check:
@@ -77,6 +78,10 @@ def secret_key(settings: Settings) -> Check:
 def database(settings: Settings, db: Database) -> Check:
     """Reachable, and its schema at the migrations' head."""
     name, shown = "database", settings.shown_database_url()
+    if db.dialect == "sqlite":
+        path = db.engine.url.database or ""
+        if path and path != ":memory:" and not Path(path).exists():
+            return Check(name, FAIL, f"{shown}: no such file", "run `pbem db upgrade`")
     try:
         with db.engine.connect() as conn:
             conn.execute(text("SELECT 1"))

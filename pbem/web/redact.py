@@ -230,7 +230,8 @@ class GunicornLogger(Logger):
             for handler in log.handlers:
                 handler.setFormatter(logs.formatter(log_format))
                 if not any(isinstance(f, logs.Redacting) for f in handler.filters):
-                    handler.addFilter(logs.Redacting())
+                    # an access line's addresses are hidden already, by its method
+                    handler.addFilter(logs.Redacting(added=log is not self.access_log))
 
     def access(self, resp: Any, req: Any, environ: dict, request_time: Any) -> None:
         said = dict(getattr(resp, "headers", None) or [])
