@@ -39,8 +39,8 @@ def doctor(as_json: bool) -> None:
         database.dispose()
     healthy = checks.passed(found)
     if as_json:
-        said = {"ok": healthy, "checks": [check.as_dict() for check in found]}
-        click.echo(json.dumps(said, indent=2))
+        answer = {"ok": healthy, "checks": [check.as_dict() for check in found]}
+        click.echo(json.dumps(answer, indent=2))
     else:
         for check in found:
             advice = f" — {check.advice}" if check.advice and check.status != checks.OK else ""
