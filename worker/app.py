@@ -99,7 +99,7 @@ class PbemCelery(Celery):
             return
         self.ending.saw(sender)
         if self.pulse is not None:
-            self.pulse.stop()
+            self.pulse.stop(clean=not self.ending.exitcode)
             self.pulse = None
 
     def _task_begins(self, sender: Any = None, args: Any = None, **_signal: Any) -> None:

@@ -72,11 +72,14 @@ class Pulse:
             if self._stop.wait(self.every):
                 return
 
-    def stop(self) -> None:
-        """Stop beating and remove the heartbeat (a clean stop)."""
+    def stop(self, clean: bool = True) -> None:
+        """Stop beating; at a clean stop, remove the heartbeat (else it ages, and
+        says this worker died)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if not clean:
+            return
         try:
             heartbeats.forget(self.database, self.name, holder=self.holder)
         except Exception:

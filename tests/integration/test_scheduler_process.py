@@ -9,12 +9,12 @@ import signal
 import socket
 
 import pytest
-from processes import Child, environment, eventually
 
 from pbem.store import heartbeats
 from pbem.store.database import Database
 from worker.scheduler import LEASE, LEASE_SECONDS_LEAST
 
+from processes import Child, environment, eventually
 from support import free_port
 
 HOST = socket.gethostname()
