@@ -144,3 +144,25 @@ def test_gunicorn_in_json_mode_writes_json_lines_without_a_seat_token(tmp_path):
 class _Stay(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None  # a redirect is the answer, not followed
+
+
+def test_the_logs_own_patterns_hide_the_secret_of_every_route_and_nothing_else(web):
+    # A worker or the scheduler has no routes to read: the patterns of pbem.logs must
+    # know every secret address of the app by themselves.
+    from pbem.web import redact
+
+    app, _ = web
+    secret = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi"  # 32 URL-safe characters
+    shown = {"game_id": "abcdefghijklmnop", "game": "mall", "code": "de", "number": 3}
+    shown["filename"] = "site.css"
+    secrets = 0
+    for rule in app.url_map.iter_rules():
+        values = {n: secret if n in redact.SECRET else shown[n] for n in rule.arguments}
+        path = rule.build(values, append_unknown=False)[1]  # type: ignore[index]
+        logged = logs.redact(f"GET {path} 200", added=False)
+        if set(rule.arguments) & redact.SECRET:
+            assert secret not in logged, rule.rule
+            secrets += 1
+        else:
+            assert logged == f"GET {path} 200", rule.rule
+    assert secrets >= 6  # seat links, sign-in and sign-out links, feeds, a new game's key
