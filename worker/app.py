@@ -11,7 +11,7 @@ from uuid import uuid4
 
 from celery import Celery, signals
 
-from pbem import logs
+import pbem.logs as logs
 from pbem.config import Settings
 from pbem.service import Service
 from pbem.service.notices import Channel

@@ -18,7 +18,7 @@ from datetime import timedelta
 from apscheduler.schedulers.blocking import BlockingScheduler
 from celery import Celery
 
-from pbem import logs
+from pbem.logs import redact
 from pbem.service import Service
 from pbem.service.sweep import Sweeper, Work
 from pbem.store import heartbeats
@@ -60,7 +60,7 @@ def _sweep(celery: Celery, sweeper: Sweeper) -> tuple[Work | None, str | None]:
         hand_out(celery, work)
     except Exception as error:
         log.exception("sweep failed; the next one, in a few seconds, tries again")
-        return None, logs.redact(f"{type(error).__name__}: {error}")
+        return None, redact(f"{type(error).__name__}: {error}")
     if work.failed:
         log.error("%d games could not be swept: %s", len(work.failed), ", ".join(work.failed))
     return work, None
