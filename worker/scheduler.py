@@ -20,6 +20,7 @@ from celery import Celery
 
 from pbem.logs import redact
 from pbem.service import Service
+from pbem.service.outbox import Outbox
 from pbem.service.sweep import Sweeper, Work
 from pbem.store import heartbeats
 
@@ -43,10 +44,19 @@ def lease_time(sweep_seconds: int) -> timedelta:
     return timedelta(seconds=max(3 * sweep_seconds, LEASE_SECONDS_LEAST))
 
 
-def hand_out(celery: Celery, work: Work) -> None:
-    """A sweep's work, as tasks."""
+def hand_out(celery: Celery, work: Work, outbox: Outbox) -> None:
+    """A sweep's work, as tasks. When the broker fails, the mails not yet handed
+    out are given back to the outbox (`release`), so that the next sweep hands them
+    out again rather than once their hand-out lease has run out."""
     for start in range(0, len(work.mails), BATCH):
-        celery.send_task(DELIVER, args=[work.mails[start : start + BATCH]])
+        try:
+            celery.send_task(DELIVER, args=[work.mails[start : start + BATCH]])
+        except Exception:
+            try:
+                outbox.release(work.mails[start:])
+            except Exception:
+                log.exception("could not give back the mails the broker did not take")
+            raise
     for game_id, seat, seq in work.time_outs:
         celery.send_task(TIME_OUT, args=[game_id, seat, seq])
     for game_id, seat, seq in work.bots:
@@ -57,7 +67,7 @@ def _sweep(celery: Celery, sweeper: Sweeper) -> tuple[Work | None, str | None]:
     """One sweep and its hand-out: the work, or None and the error that failed it."""
     try:
         work = sweeper.sweep()
-        hand_out(celery, work)
+        hand_out(celery, work, sweeper.outbox)
     except Exception as error:
         log.exception("sweep failed; the next one, in a few seconds, tries again")
         return None, redact(f"{type(error).__name__}: {error}")
@@ -75,7 +85,7 @@ def sweep_once(celery: Celery, sweeper: Sweeper) -> Work | None:
 def make_digests(celery: Celery, sweeper: Sweeper) -> None:
     """The daily digests, as tasks; a failure is logged and tried again tomorrow."""
     try:
-        hand_out(celery, Work(mails=sweeper.digest()))
+        hand_out(celery, Work(mails=sweeper.digest()), sweeper.outbox)
     except Exception:
         log.exception("making the digests failed")
 
