@@ -18,7 +18,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sqlalchemy import func, select, text
+from sqlalchemy import create_engine, func, select, text
+from sqlalchemy.pool import NullPool
 
 from pbem import logs
 from pbem.config import DEV_SECRET_KEY, Settings
@@ -82,15 +83,23 @@ def database(settings: Settings, db: Database) -> Check:
         path = db.engine.url.database or ""
         if path and path != ":memory:" and not Path(path).exists():
             return Check(name, FAIL, f"{shown}: no such file", "run `pbem db upgrade`")
+    probe = db.engine
+    if db.dialect == "postgresql":  # a host that never answers: give up in time
+        wait = {"connect_timeout": max(1, int(TIMEOUT))}
+        probe = create_engine(db.engine.url, connect_args=wait, poolclass=NullPool)
     try:
-        with db.engine.connect() as conn:
+        with probe.connect() as conn:
             conn.execute(text("SELECT 1"))
     except Exception as error:
         return Check(name, FAIL, f"{shown} cannot be reached: {_one_line(error)}", _db_advice())
+    finally:
+        if probe is not db.engine:
+            probe.dispose()
     try:
         migrate.require_current(db)
     except migrate.OutOfDate as error:
-        return Check(name, FAIL, f"{shown}: {error}", "run `pbem db upgrade`")
+        said = str(error).removesuffix(": run `pbem db upgrade`")
+        return Check(name, FAIL, f"{shown}: {said}", "run `pbem db upgrade`")
     except Exception as error:
         return Check(name, FAIL, f"{shown}: {_one_line(error)}", _db_advice())
     return Check(name, OK, f"{shown}, schema {migrate.current_revision(db)}")

@@ -178,3 +178,16 @@ def test_stale_beats_fail_and_old_failures_warn_without_failing(env, database_ur
     assert found["outbox failures"] == "warn 1 mails given up on — see `pbem mail failures`"
     assert found["outbox backlog"].startswith("warn 2 mails due, 2 of them for more than 15")
     assert answer.output.splitlines()[-1] == "0 failed, 3 to look at, 6 ok"
+
+
+def test_a_schema_behind_the_code_fails_saying_to_upgrade(env, tmp_path):
+    from pbem.store import migrate
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    database = Database(url)
+    migrate.upgrade(database, "0010")
+    database.dispose()
+    found = _lines(_doctor({**env, "PBEM_DATABASE_URL": url}))
+    assert found["database"].startswith("FAIL sqlite:///")
+    assert "the database is at revision 0010, the code needs" in found["database"]
+    assert found["database"].endswith(" — run `pbem db upgrade`")
