@@ -87,8 +87,11 @@ def test_of_two_schedulers_one_sweeps_and_the_other_takes_over_when_it_dies(
             timeout=LEASE_SECONDS_LEAST + 90,
             child=second,
         )
-        beat = heartbeats.last_beat(db, "scheduler")
-        assert beat is not None and beat.holder == f"{HOST}:{second.pid}"
+        eventually(  # the heartbeat is written right after the sweep's record
+            lambda: heartbeats.last_beat(db, "scheduler").holder == f"{HOST}:{second.pid}",
+            "the second's heartbeat",
+            child=second,
+        )
         assert any("leads now" in line["message"] for line in second.json_lines())
     finally:
         first.kill()
