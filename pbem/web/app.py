@@ -26,7 +26,7 @@ from pbem.i18n import gettext as _
 from pbem.mail.inbound import TEMPORARY as UNAVAILABLE
 from pbem.service import ServiceError
 
-from . import limits
+from . import limits, requestid
 from .context import parts
 from .csp import content_security_policy
 from .redact import hide_secrets_in_request_log, redact
@@ -70,6 +70,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         # client's own X-Forwarded-For is never read.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=parts.settings.trusted_proxies)  # type: ignore[method-assign]
     csrf.init_app(app)
+    requestid.init_app(app)
 
     from . import admin, api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
 
