@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pbem.bootstrap import Parts, build
+from pbem.bootstrap import InboundParts, Parts, build, build_inbound
 from pbem.config import ConfigError
 from pbem.store import migrate
 
@@ -13,6 +13,16 @@ def checked_parts() -> Parts:
     """The parts, or a readable refusal when the settings or the schema are wrong."""
     try:
         parts = build()
+        migrate.require_current(parts.database)
+    except (ConfigError, migrate.OutOfDate) as error:
+        raise click.ClickException(str(error)) from None
+    return parts
+
+
+def checked_inbound() -> InboundParts:
+    """The inbound mail handler alone (see build_inbound), checked as the parts are."""
+    try:
+        parts = build_inbound()
         migrate.require_current(parts.database)
     except (ConfigError, migrate.OutOfDate) as error:
         raise click.ClickException(str(error)) from None
