@@ -6,10 +6,10 @@ the tests alike. Nothing below the entry points imports this module."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-import logging
 from pathlib import Path
 from threading import Lock
 from typing import TYPE_CHECKING

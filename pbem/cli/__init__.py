@@ -45,6 +45,12 @@ SERVER_COMMANDS = {
     ),
     "mail": ("processes", "mail", "The outbox."),
     "inbound": ("mailin", "inbound", "Handle one RFC 822 mail read from stdin."),
+    "lmtp": (
+        "lmtp",
+        "lmtp",
+        "Run an LMTP listener that a mail server delivers replies to, instead of starting"
+        " `pbem inbound` for each mail.",
+    ),
     "imap-poll": (
         "mailin",
         "imap_poll",

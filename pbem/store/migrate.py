@@ -109,7 +109,7 @@ def stamped_revisions(database: Database) -> list[str]:
     with database.engine.connect() as connection:
         if not inspect(connection).has_table(VERSION_TABLE):
             return []
-        query = text(f"SELECT version_num FROM {VERSION_TABLE}")  # noqa: S608 - a constant
+        query = text(f"SELECT version_num FROM {VERSION_TABLE}")
         return sorted(connection.execute(query).scalars())
 
 
