@@ -218,8 +218,8 @@ async def _serve(
         ready(where)
     await stop.wait()
 
-    log.info("pbem lmtp stopping: answering the mails in hand")
     server.close()
+    log.info("pbem lmtp stopping: no new connections; answering the mails in hand")
     while not replies.idle.is_set():  # a mail whose data came in meanwhile is answered too
         await replies.idle.wait()
         await asyncio.sleep(0)
