@@ -4,7 +4,8 @@ bounced) and the time to play a real move by mail (the answer queued and handed 
 the disk broker), each the whole process as the mail server sees it, wall clock and
 processor time. With --before PYTHON the same runs are made, interleaved, with
 another installation's interpreter (e.g. an older checkout's virtual environment),
-and the figures are printed side by side.
+and the figures are printed side by side. Last, the same moves through a running
+`pbem lmtp` listener (one LMTP connection a mail), which starts nothing per mail.
 
     python -P bench/inbound.py [--runs N] [--before PYTHON]
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import smtplib
 import statistics
 import subprocess
 import sys
@@ -36,9 +38,9 @@ SHORT = {
 EXPECTED = {"empty": 67, "forged": 67, "move": 0}
 
 
-def _mail(address: str, message_id: str, line: str) -> bytes:
+def _mail(address: str, message_id: str, line: str, sender: str = "ann@example.com") -> bytes:
     return (
-        f"From: Ann <ann@example.com>\r\nTo: {address}\r\nSubject: Re: Your turn\r\n"
+        f"From: Ann <{sender}>\r\nTo: {address}\r\nSubject: Re: Your turn\r\n"
         f"Message-ID: <{message_id}@example.com>\r\nDate: Mon, 30 Nov 2026 09:15:02 +0000\r\n"
         f"Content-Type: text/plain; charset=utf-8\r\n\r\n{line}\r\n"
     ).encode()
@@ -85,18 +87,19 @@ def main() -> None:
         pythons = {"before": args.before, **pythons}
     key = settings.signing_key()
     forged = "play+" + "a" * 16 + ".1.1." + "b" * 24 + "@" + settings.mail_domain
-    moves: dict[str, list[bytes]] = {name: [] for name in pythons}
-    for name in pythons:
+    moves: dict[str, list[tuple[str, bytes]]] = {name: [] for name in [*pythons, "lmtp"]}
+    for name in moves:
         for number in range(args.runs):
+            ann = f"ann{name}{number}@example.com"  # a few invitations a day each
             created = parts.service.create_game(
-                [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+                [PlayerSpec("Ann", ann), PlayerSpec("Ben", f"ben{name}{number}@example.com")],
                 None,
                 SHORT,
             )
             address = replyto.reply_address(
                 key, settings.mail_domain, created.game_id, 1, 1, created.seats[0].token
             )
-            moves[name].append(_mail(address, f"move-{name}-{number}", "money L"))
+            moves[name].append((address, _mail(address, f"move-{name}-{number}", "money L", ann)))
     figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for number in range(args.runs):
         for kind in ("empty", "forged", "move"):
@@ -104,12 +107,13 @@ def main() -> None:
                 mail = {
                     "empty": b"",
                     "forged": _mail(forged, f"forged-{name}-{number}", "money L"),
-                    "move": moves[name][number],
+                    "move": moves[name][number][1],
                 }[kind]
                 wall, cpu, status = _run(python, mail, env, folder)
                 if status != EXPECTED[kind]:
                     raise SystemExit(f"{name}: {kind} mail exited {status}, not {EXPECTED[kind]}")
                 figures.setdefault((name, kind), []).append((wall, cpu))
+    listened = _listened(env, folder, moves["lmtp"])
     parts.database.dispose()
 
     said = {
@@ -130,6 +134,39 @@ def main() -> None:
             cpu = statistics.median(c for _, c in runs) * 1000
             cells += f"{f'{wall:,.0f} ({best:,.0f}) / {cpu:,.0f}':>24}"
         print(f"  {said[kind]:42}{cells}")
+    wall = statistics.median(listened) * 1000
+    print(f"`pbem lmtp`, the same moves through the running listener, {args.runs} mails")
+    print(f"  {said['move']:42}{f'{wall:,.0f} ({min(listened) * 1000:,.0f})':>24}")
+
+
+def _listened(env: dict[str, str], cwd: Path, moves: list[tuple[str, bytes]]) -> list[float]:
+    """Each move delivered to a running `pbem lmtp` (its own connection): seconds."""
+    listener = subprocess.Popen(
+        [sys.executable, "-m", "pbem.cli", "lmtp", "--port", "0"],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert listener.stdout is not None
+        port = int(listener.stdout.readline().rpartition(":")[2])  # once it listens
+        seconds = []
+        for address, mail in moves:
+            started = time.perf_counter()
+            with smtplib.LMTP("127.0.0.1", port) as lmtp:
+                lmtp.ehlo("bench")
+                lmtp.mail("ann@example.com")
+                lmtp.rcpt(address)
+                code, said = lmtp.data(mail)
+                if said != b"2.0.0 accepted":
+                    raise SystemExit(f"lmtp: {code} {said.decode()}")
+            seconds.append(time.perf_counter() - started)
+        return seconds
+    finally:
+        listener.terminate()
+        listener.wait()
 
 
 if __name__ == "__main__":
