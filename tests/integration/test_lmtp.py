@@ -228,3 +228,36 @@ def test_sigterm_answers_the_mail_in_hand_then_exits_0(table, listen, database_u
     assert replies == [(250, "2.0.0 accepted")]
     assert listener.process.wait(timeout=60) == 0
     assert table.seq() == 2
+
+
+def test_a_mail_waiting_on_the_database_holds_up_no_other_connection(table, listen, database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("the mail is held in hand by PostgreSQL's ledger lock")
+    from pbem.service import inbox
+
+    listener = listen(table)
+    raw = table.mail("outlook.eml", "money L")
+    holder = create_engine(database_url)
+    replies: list = []
+    with holder.connect() as held:
+        held.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": inbox._LOCK})
+        lmtp = listener.client()
+        sending = threading.Thread(
+            target=lambda: replies.extend(deliver(lmtp, raw, table.address(1)))
+        )
+        sending.start()
+        waiting = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+        with holder.connect() as watch:
+            while watch.execute(waiting).scalar_one() == 0:  # the first mail waits on the ledger
+                watch.rollback()
+        # meanwhile another connection's mail (a refusal takes no ledger lock) is answered
+        forged = table.mail("outlook.eml", "money L", address=FORGED)
+        with listener.client() as other:
+            assert deliver(other, forged, FORGED)[0][0] == 550
+        assert replies == []  # the first is still waiting
+        held.rollback()
+    sending.join(timeout=60)
+    lmtp.close()
+    holder.dispose()
+    assert replies == [(250, "2.0.0 accepted")]
+    assert listener.stop()[0] == 0
