@@ -101,13 +101,17 @@ def lmtp(host: str, port: int, socket_path: Path | None, socket_mode: str, threa
     def ready(where: str) -> None:
         click.echo(f"pbem lmtp listening on {where}")
 
-    listener.serve(
-        handler,
-        host=host,
-        port=port,
-        socket_path=socket_path,
-        socket_mode=mode,
-        threads=threads,
-        hostname=parts.settings.mail_domain,
-        ready=ready,
-    )
+    try:
+        listener.serve(
+            handler,
+            host=host,
+            port=port,
+            socket_path=socket_path,
+            socket_mode=mode,
+            threads=threads,
+            hostname=parts.settings.mail_domain,
+            ready=ready,
+        )
+    except OSError as error:  # the address taken, the socket's folder missing
+        where = socket_path or f"{host}:{port}"
+        raise click.ClickException(f"cannot listen on {where}: {error.strerror or error}") from None

@@ -261,3 +261,24 @@ def test_a_mail_waiting_on_the_database_holds_up_no_other_connection(table, list
     holder.dispose()
     assert replies == [(250, "2.0.0 accepted")]
     assert listener.stop()[0] == 0
+
+
+def test_a_place_it_cannot_listen_on_or_a_bad_mode_is_refused_clearly(table, tmp_path):
+    settings = table.parts.settings
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PBEM_DATABASE_URL": settings.database_url,
+        "PBEM_SECRET_KEY": "web-secret",
+        "PBEM_INSTANCE_DIR": str(settings.instance_dir),
+    }
+    run = [sys.executable, "-m", "pbem.cli", "lmtp"]
+    missing = tmp_path / "no-such-folder" / "lmtp.sock"
+    done = subprocess.run(
+        [*run, "--socket", str(missing)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1
+    assert f"Error: cannot listen on {missing}: No such file or directory" in done.stderr
+    done = subprocess.run(
+        [*run, "--socket-mode", "999"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2 and "--socket-mode" in done.stderr
