@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import smtplib
 import statistics
 import subprocess
@@ -72,6 +73,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="pbem-inbound-bench-"))
+    try:
+        _bench(args, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _bench(args: argparse.Namespace, folder: Path) -> None:
     env = {
         "PATH": os.environ.get("PATH", ""),
         "PBEM_DATABASE_URL": f"sqlite:///{folder / 'inbound.sqlite3'}",
