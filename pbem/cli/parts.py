@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pbem import logs
-from pbem.bootstrap import Parts, build
+from pbem.bootstrap import InboundParts, Parts, build, build_inbound
 from pbem.config import ConfigError
 from pbem.store import migrate
 
@@ -20,6 +20,16 @@ def checked_parts() -> Parts:
     return parts
 
 
-def logged(kind: str, parts: Parts) -> None:
+def logged(kind: str, parts: Parts | InboundParts) -> None:
     """This process's logs, as the settings say (see pbem.logs)."""
     logs.configure(kind, parts.settings.log_format, parts.settings.log_level)
+
+
+def checked_inbound() -> InboundParts:
+    """The inbound mail handler alone (see build_inbound), checked as the parts are."""
+    try:
+        parts = build_inbound()
+        migrate.require_current(parts.database)
+    except (ConfigError, migrate.OutOfDate) as error:
+        raise click.ClickException(str(error)) from None
+    return parts
