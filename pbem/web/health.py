@@ -6,7 +6,7 @@ neither rate limited nor CSRF checked."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, jsonify
 
 from pbem import metrics
 from pbem.service.gauges import StoreGauges
@@ -44,11 +44,8 @@ def prometheus() -> Response:
     if not key:
         abort(404)
     if not bearer_is(key):
-        response = Response(
-            '{"error": "send the admin key: Authorization: Bearer <key>", "detail": null}\n',
-            401,
-            mimetype="application/json",
-        )
+        response = jsonify(error="send the admin key: Authorization: Bearer <key>", detail=None)
+        response.status_code = 401
         response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
         return response
     text = metrics.exposition(StoreGauges(built.database, built.service.clock))
