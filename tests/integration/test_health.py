@@ -242,14 +242,14 @@ def test_gunicorn_starts_with_the_database_away_and_says_so(tmp_path):
         assert server.poll() is None
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        server.wait(timeout=120)
 
 
 def _get(port: int, path: str) -> tuple[int, str]:
     """GET: the status and the body (the master listens before its workers boot,
     so a request waits in the listen queue, never refused)."""
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as answer:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=120) as answer:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
