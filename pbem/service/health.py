@@ -60,10 +60,15 @@ def scheduler_limit(sweep_seconds: int) -> int:
 
 
 def readiness(
-    database: Database, settings: Settings, clock: Callable[[], datetime], wait: float = WAIT
+    database: Database,
+    settings: Settings,
+    clock: Callable[[], datetime],
+    wait: float | None = None,
 ) -> dict[str, Any]:
     """{"ready": bool, "checks": {part: {"ok": ..., "why": ...}}} for the database,
-    the migration, the broker, the scheduler and the workers."""
+    the migration, the broker, the scheduler and the workers, waiting on them at
+    most `wait` seconds (default WAIT)."""
+    wait = WAIT if wait is None else wait
     stored = _probe(f"store {id(database)}", lambda: _store(database, settings, clock()))
     broker = _probe(f"broker {settings.broker_url}", lambda: broker_check(settings, wait))
     checks: dict[str, Check] = {}
@@ -208,7 +213,7 @@ def _workers(beats: Mapping[str, tuple[datetime, Mapping[str, Any]]], now: datet
     return Check(True, more=shown)
 
 
-def broker_check(settings: Settings, wait: float = WAIT) -> Check:
+def broker_check(settings: Settings, wait: float) -> Check:
     """Whether the broker answers: Redis a PING, the disk broker a folder one can
     write in."""
     url = settings.broker_url

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.request
 from datetime import timedelta
@@ -20,6 +21,7 @@ import pytest
 
 from pbem.bootstrap import build
 from pbem.config import load_settings
+from pbem.service import health
 from pbem.store import heartbeats
 from pbem.web.app import create_app
 
@@ -28,6 +30,13 @@ from support import free_port, migrate_to
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-never-shown-4711"
 ADMIN_KEY = "admin-key-never-shown-0815"
+
+
+@pytest.fixture
+def patient(monkeypatch):
+    """Readiness waits longer on its probes: a part that answers is found to, however
+    busy the machine running the tests (the hanging parts' tests wait as shipped)."""
+    monkeypatch.setattr(health, "WAIT", 30.0)
 
 
 def dead_postgres() -> str:
@@ -55,6 +64,7 @@ def down(answer: dict) -> set[str]:
     return {name for name, check in answer["checks"].items() if not check["ok"]}
 
 
+@pytest.mark.usefixtures("patient")
 def test_with_the_database_away_the_app_starts_alive_and_not_ready(tmp_path):
     app, parts = app_on(tmp_path, database_url=dead_postgres())
     client = app.test_client()
@@ -70,6 +80,7 @@ def test_with_the_database_away_the_app_starts_alive_and_not_ready(tmp_path):
     parts.database.dispose()
 
 
+@pytest.mark.usefixtures("patient")
 def test_ready_when_every_part_answers_and_the_scheduler_beat(make_web, clock):
     app, parts = make_web()
     status, answer = ready(app)
@@ -82,6 +93,7 @@ def test_ready_when_every_part_answers_and_the_scheduler_beat(make_web, clock):
     assert answer["checks"]["workers"] == {"ok": True, "alive": 0}
 
 
+@pytest.mark.usefixtures("patient")
 def test_a_scheduler_beat_older_than_three_sweeps_or_a_minute_is_not_ready(make_web, clock):
     app, parts = make_web()
     heartbeats.beat(parts.database, "scheduler", "host:1", clock(), sweep_seconds=10)
@@ -98,6 +110,7 @@ def test_a_scheduler_beat_older_than_three_sweeps_or_a_minute_is_not_ready(make_
     assert down(ready(app)[1]) == {"scheduler"}
 
 
+@pytest.mark.usefixtures("patient")
 def test_a_worker_that_cannot_reach_its_broker_makes_the_server_not_ready(make_web, clock):
     app, parts = make_web()
     db = parts.database
@@ -122,6 +135,7 @@ def test_a_worker_that_cannot_reach_its_broker_makes_the_server_not_ready(make_w
     assert status == 200 and answer["checks"]["workers"] == {"ok": True, "alive": 1}
 
 
+@pytest.mark.usefixtures("patient")
 def test_a_database_behind_the_current_migration_is_not_ready(make_web, clock):
     app, parts = make_web()
     migrate_to(parts.database, "0010", "downgrade")
@@ -134,6 +148,7 @@ def test_a_database_behind_the_current_migration_is_not_ready(make_web, clock):
     assert answer["checks"]["database"] == {"ok": True}
 
 
+@pytest.mark.usefixtures("patient")
 def test_the_disk_broker_needs_its_folder(make_web, clock):
     app, parts = make_web()
     heartbeats.beat(parts.database, "scheduler", "host:1", clock(), sweep_seconds=10)
@@ -149,6 +164,7 @@ def test_the_disk_broker_needs_its_folder(make_web, clock):
     }
 
 
+@pytest.mark.usefixtures("patient")
 def test_a_redis_broker_answers_or_is_named_down(tmp_path):
     redis_url = os.environ.get("PBEM_TEST_REDIS_URL")
     if not redis_url:
@@ -184,6 +200,8 @@ def test_parts_that_hang_are_named_down_and_the_answer_still_comes(tmp_path):
         assert answer["checks"]["broker"]["ok"] is False
         # asked again while the first probe still hangs: the same probe, waited on again
         assert ready(app)[1]["checks"]["database"]["why"] == "no answer within 0.8 s"
+        probes = [t for t in threading.enumerate() if t.name == "readiness store"]
+        assert len(probes) == 1
         assert app.test_client().get("/healthz").status_code == 200
     parts.database.dispose()
 
@@ -255,6 +273,7 @@ def _get(port: int, path: str) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
+@pytest.mark.usefixtures("patient")
 def test_a_heartbeat_that_does_not_say_its_sweep_is_read_by_the_setting(make_web, clock):
     app, parts = make_web()
     heartbeats.beat(parts.database, "scheduler", "host:1", clock() - timedelta(hours=1))

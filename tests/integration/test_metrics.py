@@ -189,7 +189,8 @@ def test_the_dashboard_asks_only_for_metrics_a_real_answer_has(make_web, clock):
     app, parts = make_web(admin_key=ADMIN_KEY)
     client = app.test_client()
     game_id, tokens = new_game(client)
-    play(client, game_id, tokens[2], "take 1")  # refused: seat 1 is to move
+    assert play(client, game_id, tokens[2], "take 1") == 422  # seat 1 is to move
+    assert play(client, game_id, tokens[1], "take 1") == 201
     heartbeats.record_sweep(parts.database, "host:1", clock(), 0.1, {"mails": 0})
     heartbeats.beat(parts.database, "scheduler", "host:1", clock(), sweep_seconds=10)
     exposed = {name for name, _ in scrape(client)}
