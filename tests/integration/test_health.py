@@ -280,3 +280,54 @@ def test_a_heartbeat_that_does_not_say_its_sweep_is_read_by_the_setting(make_web
     assert down(ready(app)[1]) == {"scheduler"}
     heartbeats.beat(parts.database, "scheduler", "host:2", clock())
     assert ready(app)[0] == 200
+
+
+@pytest.mark.slow
+def test_pbem_web_starts_with_the_database_away_and_says_why(tmp_path):
+    port = free_port()
+    env = {
+        **os.environ,
+        "PBEM_INSTANCE_DIR": str(tmp_path),
+        "PBEM_DATABASE_URL": dead_postgres(),
+        "PBEM_SECRET_KEY": "web-secret",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pbem.cli", "web", "--port", str(port)],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None and server.stderr is not None
+        said = server.stderr.readline()
+        assert said.startswith("the database cannot be upgraded now: ") and PASSWORD not in said
+        assert server.stdout.readline().startswith(f"pbem web on http://127.0.0.1:{port}/")
+        # the line is printed before the server listens: the first request may find
+        # no listener yet, so it is asked again until the server answers
+        alive = _get_when_listening(port, "/healthz")
+        assert alive == (200, '{"ok":true}\n')
+        status, body = _get(port, "/readyz")
+        assert status == 503 and '"database":{"ok":false,"why":"unreachable"}' in body
+    finally:
+        server.terminate()
+        server.wait(timeout=120)
+
+
+def test_the_health_routes_are_never_rate_limited(tmp_path):
+    app, _ = app_on(tmp_path, database_url=dead_postgres())
+    client = app.test_client()
+    # more than the highest per-client limit (60 a minute)
+    assert {client.get("/healthz").status_code for _ in range(70)} == {200}
+
+
+def _get_when_listening(port: int, path: str) -> tuple[int, str]:
+    for _ in range(1200):
+        try:
+            return _get(port, path)
+        except urllib.error.URLError as error:
+            if not isinstance(error.reason, ConnectionRefusedError):
+                raise
+            threading.Event().wait(0.1)
+    raise AssertionError("the server never listened")
