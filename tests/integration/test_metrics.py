@@ -4,7 +4,8 @@ mails and Celery tasks by outcome; games, the outbox's backlog, the last sweep, 
 scheduler's heartbeat age and the workers read from the database at each scrape;
 no secret, game id or address in it. Under gunicorn (the shipped config, two
 workers) a move through one worker shows whichever worker answers. The shipped
-Grafana dashboard asks only for metrics a real answer has."""
+Grafana dashboard asks only for metrics a real answer has. A request that came in
+on the `metrics_bind` address needs no key."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from pbem.config import ConfigError, load_settings
 from pbem.store import heartbeats
 
 from support import free_port
@@ -69,6 +71,13 @@ def play(client, game_id: str, token: str, action: str, seq: int | None = None) 
         body["expected_seq"] = seq
     headers = {"Authorization": f"Bearer {token}"}
     return client.post(f"/api/games/{game_id}/actions", json=body, headers=headers).status_code
+
+
+def test_a_metrics_bind_is_an_address_and_port(tmp_path):
+    for wrong in ("9100", "localhost:", "127.0.0.1:http", "127.0.0.1:70000"):
+        with pytest.raises(ConfigError, match="metrics_bind"):
+            load_settings({"PBEM_INSTANCE_DIR": str(tmp_path)}, metrics_bind=wrong)
+    assert load_settings({}, metrics_bind="[::1]:9100").metrics_bind == "[::1]:9100"
 
 
 def test_metrics_need_the_admin_key_and_none_set_means_no_page(make_web):
@@ -224,7 +233,7 @@ def _post(port: int, path: str, body: dict, headers: dict) -> tuple[int, dict]:
 
 @pytest.mark.slow
 def test_under_gunicorn_every_worker_answers_every_worker_s_counts(tmp_path, database_url):
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
     (metrics_dir / "counter_1.db").write_bytes(b"a dead server's counts")  # emptied at start
@@ -235,6 +244,7 @@ def test_under_gunicorn_every_worker_answers_every_worker_s_counts(tmp_path, dat
         "PBEM_SECRET_KEY": "gunicorn-secret",
         "PBEM_ADMIN_KEY": ADMIN_KEY,
         "PBEM_BROKER_URL": "",
+        "PBEM_METRICS_BIND": f"127.0.0.1:{metrics_port}",
     }
     env.pop("PBEM_DEV", None)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
@@ -249,6 +259,8 @@ def test_under_gunicorn_every_worker_answers_every_worker_s_counts(tmp_path, dat
             "2",
             "-b",
             f"127.0.0.1:{port}",
+            "-b",
+            f"127.0.0.1:{metrics_port}",  # where /metrics needs no key
             "--access-logformat",
             "answered-by %(p)s %(r)s",
             "pbem.web.app:create_app()",
@@ -289,6 +301,11 @@ def test_under_gunicorn_every_worker_answers_every_worker_s_counts(tmp_path, dat
         assert len(answered_by) == 2, "one worker answered every scrape"
         assert not (metrics_dir / "counter_1.db").exists()
         assert sorted(p.name.split("_")[0] for p in metrics_dir.glob("*.db"))
+        # the metrics bind answers without the key; the site's bind still wants it
+        status, text = _get(metrics_port, "/metrics")
+        assert status == 200 and "pbem_moves_accepted_total" in text
+        assert _get(port, "/metrics")[0] == 401
+        assert _get(port, "/metrics", {"Host": f"127.0.0.1:{metrics_port}"})[0] == 401
     finally:
         server.terminate()
         server.wait(timeout=120)
