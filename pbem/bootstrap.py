@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pbem.config import Settings, load_settings
 from pbem.mail.compose import Composer
-from pbem.mail.deliver import EmailChannel
 from pbem.mail.counted import CountedInbound
+from pbem.mail.deliver import EmailChannel
 from pbem.mail.inbound import Inbound
 from pbem.service import Service
 from pbem.service.notices import Channel

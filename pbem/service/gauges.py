@@ -20,6 +20,7 @@ from pbem.store.database import Database
 from pbem.store.events import parse_timestamp
 from pbem.store.heartbeats import HEARTBEATS, SWEEP_RUNS
 
+from .health import worker_alive
 from .rows import GAMES, OUTBOX
 
 log = logging.getLogger(__name__)
@@ -27,15 +28,17 @@ log = logging.getLogger(__name__)
 # The outbox's rows still to go somewhere: due or retrying, being sent, held for a
 # digest, or given up on (until someone looks).
 BACKLOG = ("pending", "sending", "held", "failed")
-WORKER_ALIVE = 60  # seconds (see pbem.service.health)
 
 
 class StoreGauges(Collector):
     """The database's gauges, read at each scrape."""
 
-    def __init__(self, database: Database, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, database: Database, clock: Callable[[], datetime], heartbeat_seconds: int = 15
+    ) -> None:
         self.database = database
         self.clock = clock
+        self.worker_alive = worker_alive(heartbeat_seconds)
 
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily(
@@ -79,7 +82,7 @@ class StoreGauges(Collector):
         yield backlog
 
         yield from _last_sweep(conn)
-        yield from _heartbeats(conn, now)
+        yield from _heartbeats(conn, now, self.worker_alive)
 
 
 def _last_sweep(conn: Connection) -> Iterator[Metric]:
@@ -114,7 +117,7 @@ def _last_sweep(conn: Connection) -> Iterator[Metric]:
     yield found
 
 
-def _heartbeats(conn: Connection, now: datetime) -> Iterator[Metric]:
+def _heartbeats(conn: Connection, now: datetime, alive_seconds: int) -> Iterator[Metric]:
     rows = conn.execute(
         select(HEARTBEATS.c.name, HEARTBEATS.c.beat_at, HEARTBEATS.c.state).where(
             (HEARTBEATS.c.name == "scheduler")
@@ -130,11 +133,12 @@ def _heartbeats(conn: Connection, now: datetime) -> Iterator[Metric]:
                 "Seconds since the scheduler's last heartbeat (it beats after every sweep).",
                 value=age,
             )
-        elif age <= WORKER_ALIVE:
+        elif age <= alive_seconds:
             workers["ok" if (state or {}).get("broker") == "ok" else "unreachable"] += 1
     alive = GaugeMetricFamily(
         "pbem_workers",
-        "Workers that beat in the last minute, by whether they reach their broker.",
+        "Workers that beat lately (4 heartbeats, a minute at least), by whether they "
+        "reach their broker.",
         labels=["broker"],
     )
     for broker, count in workers.items():

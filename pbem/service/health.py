@@ -36,7 +36,13 @@ log = logging.getLogger(__name__)
 WAIT = 0.8  # seconds an asker waits on the probes, together
 SCHEDULER = "scheduler"
 WORKERS = "worker:"
-WORKER_ALIVE = 60  # seconds: a worker beats every ~15 s; an older beat is a worker gone
+WORKER_ALIVE = 60  # seconds at least: a worker whose beat is older is gone
+
+
+def worker_alive(heartbeat_seconds: int) -> int:
+    """How old a worker's heartbeat may be while the worker counts as running: four
+    of its beats, and never less than WORKER_ALIVE."""
+    return max(4 * heartbeat_seconds, WORKER_ALIVE)
 
 
 @dataclass
@@ -156,7 +162,9 @@ def _store(database: Database, settings: Settings, now: datetime) -> dict[str, C
             return {**checks, "scheduler": unread, "workers": unread}
     checks["scheduler"] = _scheduler(beats.get(SCHEDULER), settings, now)
     checks["workers"] = _workers(
-        {name: beat for name, beat in beats.items() if name.startswith(WORKERS)}, now
+        {name: beat for name, beat in beats.items() if name.startswith(WORKERS)},
+        now,
+        worker_alive(settings.heartbeat_seconds),
     )
     return checks
 
@@ -196,12 +204,12 @@ def _scheduler(
     return Check(True, more=shown)
 
 
-def _workers(beats: Mapping[str, tuple[datetime, Mapping[str, Any]]], now: datetime) -> Check:
-    """Every worker that beat lately reaches its broker."""
+def _workers(
+    beats: Mapping[str, tuple[datetime, Mapping[str, Any]]], now: datetime, limit: int
+) -> Check:
+    """Every worker that beat in the last `limit` seconds reaches its broker."""
     alive = {
-        name: state
-        for name, (at, state) in beats.items()
-        if (now - at).total_seconds() <= WORKER_ALIVE
+        name: state for name, (at, state) in beats.items() if (now - at).total_seconds() <= limit
     }
     cut_off = sorted(name for name, state in alive.items() if state.get("broker") != "ok")
     shown: dict[str, Any] = {"alive": len(alive)}

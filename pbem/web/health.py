@@ -47,7 +47,8 @@ def prometheus() -> Response:
             abort(404)
         if not bearer_is(key):
             return _key_please()
-    text = metrics.exposition(StoreGauges(built.database, built.service.clock))
+    gauges = StoreGauges(built.database, built.service.clock, built.settings.heartbeat_seconds)
+    text = metrics.exposition(gauges)
     return Response(text, 200, {**NO_STORE, "Content-Type": metrics.CONTENT_TYPE})
 
 
