@@ -15,6 +15,7 @@ from threading import Lock
 from typing import TYPE_CHECKING
 
 from pbem.config import Settings, load_settings
+from pbem.mail.counted import CountedInbound
 from pbem.mail.inbound import Inbound
 from pbem.service import Service
 from pbem.service.notices import Channel
@@ -75,7 +76,7 @@ def build(
         service=service,
         outbox=outbox,
         channels={adapter.name: adapter for adapter in adapters},
-        inbound=Inbound(service, outbox, settings, clock),
+        inbound=CountedInbound(service, outbox, settings, clock),  # outcomes counted
         sessions=SeatSessions(database, settings.signing_key(), clock),
         celery=celery,
     )
