@@ -24,6 +24,10 @@ from support import Table, free_port
 FORGED = "play+" + "a" * 16 + ".1.1." + "b" * 24 + "@pbem.localhost"
 
 
+# Only on PostgreSQL (its ledger lock holds a mail in hand), not skipped on SQLite
+ON_POSTGRESQL = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+
+
 @pytest.fixture
 def table(make_parts, clock, database_url):
     return Table(make_parts(clock, database_url=database_url))
@@ -197,9 +201,8 @@ def test_a_unix_socket_listener(table, listen, tmp_path):
     assert not Path(path).exists()
 
 
+@ON_POSTGRESQL  # the mail is held in hand by PostgreSQL's ledger lock
 def test_sigterm_answers_the_mail_in_hand_then_exits_0(table, listen, database_url):
-    if not database_url.startswith("postgresql"):
-        pytest.skip("the mail is held in hand by PostgreSQL's ledger lock")
     from pbem.service import inbox
 
     listener = listen(table)
@@ -230,9 +233,8 @@ def test_sigterm_answers_the_mail_in_hand_then_exits_0(table, listen, database_u
     assert table.seq() == 2
 
 
+@ON_POSTGRESQL  # the mail is held in hand by PostgreSQL's ledger lock
 def test_a_mail_waiting_on_the_database_holds_up_no_other_connection(table, listen, database_url):
-    if not database_url.startswith("postgresql"):
-        pytest.skip("the mail is held in hand by PostgreSQL's ledger lock")
     from pbem.service import inbox
 
     listener = listen(table)
