@@ -13,18 +13,21 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, exists, or_, select
 
-from pbem.store.events import parse_timestamp, timestamp
+from pbem.store.events import GAME_CREATED, MOVES, UNDO_DONE, timestamp
+from pbem.store.tables import Event, core_table
 
 from . import options as game_options
 from . import rows
+from .notices import Kind
 from .outbox import Outbox
 from .service import Service
 from .unit import BOT
 
 log = logging.getLogger(__name__)
-GAMES, SEATS = rows.GAMES, rows.SEATS
+GAMES, SEATS, OUTBOX, EVENTS = rows.GAMES, rows.SEATS, rows.OUTBOX, core_table(Event)
+TURN_BEGINS = (GAME_CREATED, *MOVES, UNDO_DONE)  # the events a turn begins with
 REMINDER_HORIZON = timedelta(days=7)  # reminders further ahead than this are not looked for
 
 
@@ -51,9 +54,12 @@ class Sweeper:
         every other game is swept as usual."""
         now = self.clock()
         work = Work()
-        for found in self._clocks():
+        clocks = self._clocks()
+        reminded = self._reminded(now) if clocks else set()
+        moments: dict[float, str] = {}  # hours -> the text of now + hours
+        for found in clocks:
             try:
-                self._sweep_game(work, now, *found)
+                self._sweep_game(work, now, moments, reminded, *found)
             except Exception:
                 log.exception("sweep: game %s skipped, it cannot be swept", found[0])
                 work.failed.append(found[0])
@@ -85,6 +91,8 @@ class Sweeper:
         self,
         work: Work,
         now: datetime,
+        moments: dict[float, str],
+        reminded: set[tuple[str, str]],
         game_id: str,
         seat: int,
         seq: int,
@@ -97,14 +105,19 @@ class Sweeper:
             return
         if deadline is None:
             return
-        due = parse_timestamp(deadline)
-        if due <= now:
+        # Canonical timestamps sort as the moments they name: compared as text.
+        if deadline <= moments.setdefault(0.0, timestamp(now)):
             work.time_outs.append((game_id, seat, seq))
             return
         reminders = options.get("reminders") or []
         hours_before = [game_options.checked_reminder(hours) for hours in reminders]
         for hours in hours_before:
-            if now >= due - timedelta(hours=hours):
+            if (game_id, f"{hours:g}") in reminded:
+                continue  # queued this turn already: asking again would find it there
+            at = moments.get(hours)
+            if at is None:
+                at = moments[hours] = timestamp(now + timedelta(hours=hours))
+            if deadline <= at:
                 self.service.remind(game_id, seq, hours)
 
     def _clocks(self) -> list[tuple[str, int, int, str | None, dict[str, Any], str]]:
@@ -139,6 +152,32 @@ class Sweeper:
             )
             for r in found
         ]
+
+    def _reminded(self, now: datetime) -> set[tuple[str, str]]:
+        """The reminders queued for the turn now running in the games in play whose
+        deadline is near, as (game, hours as a reminder's topic): a reminder row of
+        the seat to move after which no turn began. Asking for them again would
+        write nothing (see Service.remind), but cost a transaction each, every sweep,
+        for every game between its reminder and its deadline."""
+        horizon = timestamp(now + REMINDER_HORIZON)
+        turn_began_since = exists().where(
+            EVENTS.c.game_id == OUTBOX.c.game_id,
+            EVENTS.c.type.in_(TURN_BEGINS),
+            EVENTS.c.seq > OUTBOX.c.seq,
+        )
+        query = (
+            select(OUTBOX.c.game_id, OUTBOX.c.topic)
+            .join(GAMES, GAMES.c.id == OUTBOX.c.game_id)
+            .where(
+                GAMES.c.status == "playing",
+                GAMES.c.deadline_at <= horizon,
+                OUTBOX.c.kind == Kind.REMINDER.value,
+                OUTBOX.c.seat == GAMES.c.turn,
+                ~turn_began_since,
+            )
+        )
+        with self.service.db.reading() as conn:
+            return {(row.game_id, row.topic) for row in conn.execute(query)}
 
     def digest(self) -> list[int]:
         """The daily digests (once a day, at the configured hour)."""
