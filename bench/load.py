@@ -40,6 +40,7 @@ import heapq  # noqa: E402
 import http.client  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
+import queue  # noqa: E402
 import random  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
@@ -78,6 +79,7 @@ class Players:
         self.jobs: list[tuple[float, int, str, Any]] = []
         self.order = itertools.count()
         self.ready = threading.Condition()
+        self.due: queue.Queue = queue.Queue()
         self.stopping = False
         self.local = threading.local()
         self.random = random.Random(7)
@@ -94,15 +96,23 @@ class Players:
             heapq.heappush(self.jobs, (when, next(self.order), kind, what))
             self.ready.notify()
 
-    def run(self) -> None:
+    def dispatch(self) -> None:
+        """One thread hands each job to the client threads when it is due."""
         while True:
             with self.ready:
                 while not self.stopping and (not self.jobs or self.jobs[0][0] > time.time()):
                     wait = self.jobs[0][0] - time.time() if self.jobs else 1.0
                     self.ready.wait(max(min(wait, 1.0), 0.001))
                 if self.stopping:
+                    for _ in range(self.args.clients):
+                        self.due.put(None)
                     return
-                _, _, kind, what = heapq.heappop(self.jobs)
+                job = heapq.heappop(self.jobs)
+            self.due.put(job[2:])
+
+    def run(self) -> None:
+        while (job := self.due.get()) is not None:
+            kind, what = job
             try:
                 getattr(self, kind)(what)
             except Exception as error:  # a bench keeps going, and counts it
@@ -128,13 +138,16 @@ class Players:
         if data is not None:
             headers["Content-Type"] = "application/json"
         start = time.time()
-        try:
-            conn.request(method, path, data, headers)
-            answer = conn.getresponse()
-            payload = answer.read()
-        except (OSError, http.client.HTTPException):
-            conn.close()
-            raise
+        for attempt in (1, 2):
+            try:
+                conn.request(method, path, data, headers)
+                answer = conn.getresponse()
+                payload = answer.read()
+                break
+            except (OSError, http.client.HTTPException):
+                conn.close()  # a kept connection the server had closed: once more, anew
+                if attempt == 2:
+                    raise
         if answer.getheader("Connection", "").lower() == "close":
             conn.close()
         self.latency[what].append((start, time.time() - start))
@@ -183,6 +196,7 @@ class Players:
         if not legal.get("legal"):
             return
         move = {"action": self.random.choice(legal["legal"]), "expected_seq": legal["seq"]}
+        move["idempotency_key"] = f"{game.id}-{legal['seq']}"  # a retried POST moves once
         answer, body = self.request("move", "POST", f"/api/games/{game.id}/actions", move, **bearer)
         if answer.status == 201:
             self.accepted.append((time.time(), game.id, json.loads(body)["seq"]))
@@ -204,6 +218,19 @@ class Players:
         answer, _ = self.request("live poll", "GET", f"/g/{game.id}/live", **headers)
         game.etag = answer.getheader("ETag", game.etag)
         self.at(time.time() + POLL_SECONDS, "poll", game_id)
+
+
+def sizes(players: Players, tables: dict[str, Any]) -> None:
+    """What the run left in the database, per game made and per move accepted."""
+    games, moves = tables["games"][0], len(players.accepted)
+    print(f"\n{games:,} games made, {moves:,} moves in all (the warm-up and the drain too):\n")
+    print("| table | rows | per game | per move | bytes (with indexes) | bytes per game |")
+    print("|---|---|---|---|---|---|")
+    for table, (count, size) in tables.items():
+        print(
+            f"| {table} | {count:,} | {count / games:.1f} | {count / max(moves, 1):.2f}"
+            f" | {size:,} | {size / games:,.0f} |"
+        )
 
 
 def redis_per_task(broker: str, settings_env: dict[str, str]) -> tuple[float, float]:
@@ -309,6 +336,7 @@ def main() -> None:
             ]
             for thread in threads:
                 thread.start()
+            threading.Thread(target=players.dispatch, daemon=True).start()
             sampler.start()
             began = time.time()
             for _ in range(args.games):
@@ -336,10 +364,18 @@ def main() -> None:
                         " WHERE kind = 'your_turn'"
                     )
                 ).all()
+                tables = {
+                    table: conn.execute(
+                        text(f"SELECT count(*), pg_total_relation_size('{table}') FROM {table}")
+                    ).one()
+                    for table in ("games", "seats", "events", "snapshots", "outbox")
+                    + ("seat_sessions",)
+                }
         finally:
             stack.stop()
             probe.dispose()
         report(args, players, recorder, sampler, rows, per_task, (began, created, start, end))
+        sizes(players, tables)
 
 
 if __name__ == "__main__":

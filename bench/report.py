@@ -78,10 +78,21 @@ def report(
             f" connections: most {max(connections):.0f}"
         )
         names = [k for k in samples[0] if k not in ("at", "backlog", "connections")]
-        print("\n| process | cores, mean | cores, most |\n|---|---|---|")
+        rate = len(inside) / seconds or float("nan")
+        print("\n| process | cores, mean | cores, most | processor ms per move |")
+        print("|---|---|---|---|")
+        server = 0.0
         for name in sorted(names, key=lambda n: -statistics.mean(s.get(n, 0) for s in samples)):
             used = [s.get(name, 0.0) for s in samples]
-            print(f"| {name} | {statistics.mean(used):.2f} | {max(used):.2f} |")
+            mean = statistics.mean(used)
+            server += mean if name not in ("machine", "bench") else 0.0
+            print(f"| {name} | {mean:.2f} | {max(used):.2f} | {mean / rate * 1000:,.0f} |")
+        print(
+            f"\n- the server's processes (all but the bench and the rest of the machine):"
+            f" {server:.2f} cores, **{server / rate * 1000:,.0f} ms of processor time per move**"
+            f" with its pages, polls and mail; 2 cores would carry {2 / (server / rate):.0f}"
+            " moves a second at this mix"
+        )
     print(
         f"\n- Redis memory per queued task: {per_task[0]:,.0f} bytes a delivery task"
         f" (20 outbox ids), {per_task[1]:,.0f} bytes a bot turn"
