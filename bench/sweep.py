@@ -113,12 +113,14 @@ def measure(database: Database, now: datetime, sweeps: int) -> list[dict[str, An
     for _ in range(sweeps):
         seconds.clear()
         calls.clear()
-        start = time.perf_counter()
+        start, processor = time.perf_counter(), time.process_time()
         work = sweeper.sweep()
         total = time.perf_counter() - start
+        processor = time.process_time() - processor
         runs.append(
             {
                 "seconds": total,
+                "cpu": processor,
                 **{part: seconds[part] for part in PARTS},
                 "reminders asked": calls["reminders"],
                 "mails": len(work.mails),
@@ -186,20 +188,24 @@ def _ms(value: float) -> str:
 
 def report(name: str, results: list[tuple[str, dict]]) -> None:
     print(f"\n## {name}\n")
-    head = "| games | first sweep | steady sweep (median) | " + " | ".join(PARTS)
-    print(head + " | reminders asked | mails | timeouts | bots |")
-    print("|" + "---|" * (len(PARTS) + 7))
+    head = "| games | first sweep | steady sweep (median) | its processor here | "
+    print(head + " | ".join(PARTS) + " | reminders asked | mails | timeouts | bots |")
+    print("|" + "---|" * (len(PARTS) + 8))
     for label, result in results:
         first, rest = result["runs"][0], result["runs"][1:] or result["runs"]
-        steady = {k: statistics.median(r[k] for r in rest) for k in ("seconds", *PARTS)}
+        steady = {k: statistics.median(r[k] for r in rest) for k in ("seconds", "cpu", *PARTS)}
         parts = " | ".join(_ms(steady[p]) for p in PARTS)
         print(
-            f"| {label} | {_ms(first['seconds'])} ms | **{_ms(steady['seconds'])} ms** | {parts} "
+            f"| {label} | {_ms(first['seconds'])} ms | **{_ms(steady['seconds'])} ms** "
+            f"| {_ms(steady['cpu'])} ms | {parts} "
             f"| {first['reminders asked']} then {rest[-1]['reminders asked']} "
             f"| {first['mails']} then {rest[-1]['mails']} "
             f"| {first['time_outs']} | {first['bots']} |"
         )
-    print("\n(parts: median milliseconds of the steady sweeps)")
+    print(
+        "\n(parts: median milliseconds of the steady sweeps; processor: this process's"
+        " own, without the database server's)"
+    )
     base = results[0][1]
     base_steady = statistics.median(r["seconds"] for r in base["runs"][1:] or base["runs"])
     ratios = []

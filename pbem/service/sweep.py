@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, or_, select
+from sqlalchemy import exists, or_, select
 
 from pbem.store.events import GAME_CREATED, MOVES, UNDO_DONE, timestamp
 from pbem.store.tables import Event, core_table
@@ -56,7 +56,7 @@ class Sweeper:
         work = Work()
         clocks = self._clocks()
         reminded = self._reminded(now) if clocks else set()
-        moments: dict[float, str] = {}  # hours -> the text of now + hours
+        moments = {0.0: timestamp(now)}  # hours -> the text of now + hours
         for found in clocks:
             try:
                 self._sweep_game(work, now, moments, reminded, *found)
@@ -106,7 +106,7 @@ class Sweeper:
         if deadline is None:
             return
         # Canonical timestamps sort as the moments they name: compared as text.
-        if deadline <= moments.setdefault(0.0, timestamp(now)):
+        if deadline <= moments[0.0]:
             work.time_outs.append((game_id, seat, seq))
             return
         reminders = options.get("reminders") or []
@@ -124,21 +124,26 @@ class Sweeper:
         """The games in play whose seat to move is a bot, or whose deadline is near
         enough for a reminder: seat, seq, deadline, options, who controls the seat."""
         horizon = timestamp(self.clock() + REMINDER_HORIZON)
+        # The seat to move's controller, looked up by its key for each game in play
+        # (a join would read every seat, those of finished games too).
+        controller = (
+            select(SEATS.c.controller)
+            .where(SEATS.c.game_id == GAMES.c.id, SEATS.c.seat == GAMES.c.turn)
+            .scalar_subquery()
+        )
         columns = (
             GAMES.c.id,
             GAMES.c.turn,
             GAMES.c.head_seq,
             GAMES.c.deadline_at,
             GAMES.c.options,
-            SEATS.c.controller,
+            controller.label("controller"),
         )
         with self.service.db.reading() as conn:
             found = conn.execute(
-                select(*columns)
-                .join(SEATS, and_(SEATS.c.game_id == GAMES.c.id, SEATS.c.seat == GAMES.c.turn))
-                .where(
+                select(*columns).where(
                     GAMES.c.status == "playing",
-                    or_(GAMES.c.deadline_at <= horizon, SEATS.c.controller.startswith(BOT)),
+                    or_(GAMES.c.deadline_at <= horizon, controller.startswith(BOT)),
                 )
             ).all()
         return [
