@@ -45,7 +45,7 @@ import random  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
-from collections import Counter, defaultdict  # noqa: E402
+from collections import defaultdict  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -84,7 +84,7 @@ class Players:
         self.local = threading.local()
         self.random = random.Random(7)
         self.latency: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        self.errors: Counter = Counter()
+        self.errors: list[tuple[float, str]] = []  # when, what
         self.accepted: list[tuple[float, str, int]] = []  # when, game, seq
         self.created_all = threading.Event()
         self.made = 0
@@ -116,7 +116,7 @@ class Players:
             try:
                 getattr(self, kind)(what)
             except Exception as error:  # a bench keeps going, and counts it
-                self.errors[f"{kind}: {type(error).__name__}: {str(error)[:80]}"] += 1
+                self.errors.append((time.time(), f"{kind}: {type(error).__name__}: {error}"[:120]))
 
     def mail(self, kind: str, game_id: str | None, seat: int | None) -> None:
         """The SMTP server's news: a turn mail makes its player think, then move."""
@@ -152,7 +152,7 @@ class Players:
             conn.close()
         self.latency[what].append((start, time.time() - start))
         if answer.status >= 400:
-            self.errors[f"{what}: {answer.status}"] += 1
+            self.errors.append((start, f"{what}: {answer.status}"))
         return answer, payload
 
     def create(self, _: Any) -> None:

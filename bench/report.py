@@ -97,5 +97,9 @@ def report(
         f"\n- Redis memory per queued task: {per_task[0]:,.0f} bytes a delivery task"
         f" (20 outbox ids), {per_task[1]:,.0f} bytes a bot turn"
     )
-    if players.errors:
-        print(f"- errors: {dict(players.errors.most_common(8))}")
+    errors = Counter(what for at, what in players.errors if start <= at < end)
+    if errors:
+        print(f"- errors while measured: {dict(errors.most_common(8))}")
+    later = Counter(what for at, what in players.errors if at >= end)
+    if later:
+        print(f"- errors after (while the site stopped): {sum(later.values())}")
