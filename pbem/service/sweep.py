@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, or_, select
+from sqlalchemy import exists, select, text
 
 from pbem.store.events import GAME_CREATED, MOVES, UNDO_DONE, timestamp
 from pbem.store.tables import Event, core_table
@@ -28,6 +28,8 @@ from .unit import BOT
 log = logging.getLogger(__name__)
 GAMES, SEATS, OUTBOX, EVENTS = rows.GAMES, rows.SEATS, rows.OUTBOX, core_table(Event)
 TURN_BEGINS = (GAME_CREATED, *MOVES, UNDO_DONE)  # the events a turn begins with
+BOT_SEAT = text(f"seats.controller LIKE '{BOT}%'")  # the predicate of ix_seats_bots
+HUMAN = "human"
 REMINDER_HORIZON = timedelta(days=7)  # reminders further ahead than this are not looked for
 
 
@@ -122,39 +124,41 @@ class Sweeper:
 
     def _clocks(self) -> list[tuple[str, int, int, str | None, dict[str, Any], str]]:
         """The games in play whose seat to move is a bot, or whose deadline is near
-        enough for a reminder: seat, seq, deadline, options, who controls the seat."""
+        enough for a reminder: seat, seq, deadline, options, who controls the seat.
+        Two reads, neither of which touches a finished game: the games in play by
+        deadline (their index), and the bot seats (a partial index of them) whose
+        game is in play; never every seat."""
         horizon = timestamp(self.clock() + REMINDER_HORIZON)
-        # The seat to move's controller, looked up by its key for each game in play
-        # (a join would read every seat, those of finished games too).
-        controller = (
-            select(SEATS.c.controller)
-            .where(SEATS.c.game_id == GAMES.c.id, SEATS.c.seat == GAMES.c.turn)
-            .scalar_subquery()
-        )
         columns = (
             GAMES.c.id,
             GAMES.c.turn,
             GAMES.c.head_seq,
             GAMES.c.deadline_at,
             GAMES.c.options,
-            controller.label("controller"),
         )
         with self.service.db.reading() as conn:
-            found = conn.execute(
-                select(*columns).where(
-                    GAMES.c.status == "playing",
-                    or_(GAMES.c.deadline_at <= horizon, controller.startswith(BOT)),
-                )
+            near = conn.execute(
+                select(*columns).where(GAMES.c.status == "playing", GAMES.c.deadline_at <= horizon)
             ).all()
-        return [
-            (
-                r.id,
-                r.turn,
-                r.head_seq,
-                r.deadline_at,
-                r.options,
-                r.controller,
+            bots = dict(
+                conn.execute(
+                    select(GAMES.c.id, SEATS.c.controller)
+                    .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+                    .where(
+                        BOT_SEAT,  # as the partial index says it, so that it is used
+                        SEATS.c.seat == GAMES.c.turn,
+                        GAMES.c.status == "playing",
+                    )
+                ).all()
             )
+            found = list(near)
+            if bots:  # a bot to move with no deadline near: its game too
+                seen = {r.id for r in near}
+                far = [game_id for game_id in bots if game_id not in seen]
+                if far:
+                    found += conn.execute(select(*columns).where(GAMES.c.id.in_(far))).all()
+        return [
+            (r.id, r.turn, r.head_seq, r.deadline_at, r.options, bots.get(r.id, HUMAN))
             for r in found
         ]
 

@@ -97,6 +97,16 @@ class Seat(SQLModel, table=True):
     """Read model: who plays each seat, and how to reach and recognise them."""
 
     __tablename__ = "seats"
+    # The sweep's bot seats (a partial index: most seats are people's).
+    __table_args__ = (
+        Index(
+            "ix_seats_bots",
+            "game_id",
+            "seat",
+            sqlite_where=text("controller LIKE 'bot:%'"),
+            postgresql_where=text("controller LIKE 'bot:%'"),
+        ),
+    )
 
     game_id: str = Field(primary_key=True, max_length=32)
     seat: int = Field(primary_key=True)
