@@ -8,6 +8,7 @@ A game that cannot be swept is logged and skipped; the others are swept as usual
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -15,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import exists, select, text
 
-from pbem.store.events import GAME_CREATED, MOVES, UNDO_DONE, timestamp
+from pbem.store.events import GAME_CREATED, MOVES, UNDO_DONE, parse_timestamp, timestamp
 from pbem.store.tables import Event, core_table
 
 from . import options as game_options
@@ -30,6 +31,7 @@ GAMES, SEATS, OUTBOX, EVENTS = rows.GAMES, rows.SEATS, rows.OUTBOX, core_table(E
 TURN_BEGINS = (GAME_CREATED, *MOVES, UNDO_DONE)  # the events a turn begins with
 BOT_SEAT = text(f"seats.controller LIKE '{BOT}%'")  # the predicate of ix_seats_bots
 HUMAN = "human"
+CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")  # as events.timestamp writes
 REMINDER_HORIZON = timedelta(days=7)  # reminders further ahead than this are not looked for
 
 
@@ -107,8 +109,13 @@ class Sweeper:
             return
         if deadline is None:
             return
-        # Canonical timestamps sort as the moments they name: compared as text.
+        # Canonical timestamps sort as the moments they name: compared as text,
+        # once seen to be one (a corrupt deadline fails this game's sweep, as a
+        # parse would), and parsed only when acted on.
+        if not CANONICAL.fullmatch(deadline):
+            raise ValueError(f"the deadline {deadline[:40]!r} is not a canonical timestamp")
         if deadline <= moments[0.0]:
+            parse_timestamp(deadline)
             work.time_outs.append((game_id, seat, seq))
             return
         reminders = options.get("reminders") or []
@@ -120,6 +127,7 @@ class Sweeper:
             if at is None:
                 at = moments[hours] = timestamp(now + timedelta(hours=hours))
             if deadline <= at:
+                parse_timestamp(deadline)
                 self.service.remind(game_id, seq, hours)
 
     def _clocks(self) -> list[tuple[str, int, int, str | None, dict[str, Any], str]]:
