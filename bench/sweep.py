@@ -55,18 +55,18 @@ PARTS = ("clocks", "reminded", "reminders", "undo", "links", "take_due")
 
 
 @contextmanager
-def postgresql(url: str) -> Iterator[str]:
+def postgresql(url: str, name: str = BENCH_DATABASE) -> Iterator[str]:
     """A new database on the server of `url`, dropped afterwards."""
     base = make_url(url).set(drivername="postgresql+psycopg")
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{BENCH_DATABASE}"'))
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
     try:
-        yield base.set(database=BENCH_DATABASE).render_as_string(hide_password=False)
+        yield base.set(database=name).render_as_string(hide_password=False)
     finally:
         with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)'))
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
 
 
@@ -228,6 +228,7 @@ def main() -> None:
     parser.add_argument("--finished-with", type=int, default=100_000)
     parser.add_argument("--sweeps", type=int, default=5)
     parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--name", default=BENCH_DATABASE, help="the PostgreSQL database's")
     args = parser.parse_args()
     server = os.environ.get("PBEM_BENCH_DATABASE_URL") or os.environ.get("PBEM_TEST_DATABASE_URL")
     kinds = ("sqlite", "postgresql") if args.database == "both" else (args.database,)
@@ -242,7 +243,7 @@ def main() -> None:
             cases.append((label, args.finished_with, args.finished))
         results = []
         for label, playing, finished in cases:
-            place = postgresql(server) if kind == "postgresql" else sqlite()  # type: ignore[arg-type]
+            place = postgresql(server, args.name) if kind == "postgresql" else sqlite()  # type: ignore[arg-type]
             with place as url:
                 results.append((label, run_size(url, playing, finished, args.sweeps, args.explain)))
             print(f"{kind}: {label} done", file=sys.stderr, flush=True)
