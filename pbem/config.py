@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from pbem import resources
+from pbem import logs, resources
 
 PROJECT = resources.CHECKOUT  # the repository's root, for tools run from a checkout
 DEFAULTS = resources.CONFIG / "defaults.toml"
@@ -53,6 +53,10 @@ class Settings:
     digest_hour: int
     trusted_proxies: int
     rate_limit_storage: str
+    log_format: str
+    log_level: str
+    heartbeat_seconds: int
+    metrics_bind: str
     instance_dir: Path
 
     def shown_database_url(self) -> str:
@@ -105,6 +109,13 @@ def _check_talk(per_game: int, per_writer: int) -> None:
         )
 
 
+def _check_metrics_bind(bind: str) -> None:
+    """Empty, or the HOST:PORT of one of the web server's binds."""
+    host, _, port = bind.rpartition(":")
+    if bind and not (host and port.isdigit() and 1 <= int(port) <= 65535):
+        raise ConfigError(f"metrics_bind: HOST:PORT of one of the server's binds, not {bind!r}")
+
+
 def instance_folder(environ: Mapping[str, str] | None = None) -> Path:
     """The instance's folder: PBEM_INSTANCE_DIR, or ./instance."""
     environ = os.environ if environ is None else environ
@@ -141,6 +152,14 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
     if values["trusted_proxies"] < 0:
         raise ConfigError("trusted_proxies: the number of proxies in front of the app, 0 or more")
     _check_talk(values["talk_lines_per_game"], values["talk_lines_per_writer"])
+    try:
+        values["log_format"], values["log_level"] = logs.check(
+            values["log_format"], values["log_level"]
+        )
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    if not 1 <= values["heartbeat_seconds"] <= 3600:
+        raise ConfigError("heartbeat_seconds: 1 to 3600 seconds between a worker's heartbeats")
     name = values["site_name"]
     if not name.strip() or len(name) > SITE_NAME_LONGEST or not name.isprintable():
         raise ConfigError(
@@ -154,5 +173,6 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
             f"not {authserv_id[:80]!r}"
         )
     values["authserv_id"] = authserv_id
+    _check_metrics_bind(values["metrics_bind"])
     values["database_url"] = values["database_url"].replace("{instance}", str(instance))
     return Settings(**values)

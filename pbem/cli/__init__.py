@@ -44,7 +44,21 @@ SERVER_COMMANDS = {
         " them all on Ctrl-C.",
     ),
     "mail": ("processes", "mail", "The outbox."),
+    "doctor": (
+        "doctor",
+        "doctor",
+        "Check the configuration and every part it names: the secret key, the database"
+        " and its schema, the broker, the SMTP relay, the IMAP mailbox (when"
+        " PBEM_IMAP_HOST is set), the scheduler's and the workers' heartbeats, the"
+        " outbox's backlog and failures.",
+    ),
     "inbound": ("mailin", "inbound", "Handle one RFC 822 mail read from stdin."),
+    "lmtp": (
+        "lmtp",
+        "lmtp",
+        "Run an LMTP listener that a mail server delivers replies to, instead of starting"
+        " `pbem inbound` for each mail.",
+    ),
     "imap-poll": (
         "mailin",
         "imap_poll",

@@ -12,49 +12,100 @@ from urllib.parse import urlsplit
 
 import click
 
+from pbem import logs
 from pbem.bootstrap import Parts, build
 from pbem.config import load_settings
+from pbem.service.checks import broker_problem
 from pbem.store import migrate
 from worker.app import PbemCelery
 
-from .parts import checked_parts
+from .parts import checked_parts, logged
 
 
 def _celery(parts: Parts) -> PbemCelery:
-    """The process's Celery app, or a readable refusal when no broker is set."""
+    """The process's Celery app, or a readable refusal when no broker is set, its
+    URL is not one this server speaks, or the broker cannot be reached."""
     if parts.celery is None:
         raise click.ClickException(
             "no broker: set PBEM_BROKER_URL (filesystem:// for one machine, redis://... at scale)"
         )
+    problem = broker_problem(parts.settings.broker_url, parts.settings.instance_dir)
+    if problem:
+        shown = logs.redact(parts.settings.broker_url)
+        raise click.ClickException(f"the broker {shown}: {problem}")
     return parts.celery
+
+
+METRICS_PORT = click.option(
+    "--metrics-port",
+    type=click.IntRange(1, 65535),
+    help="Serve this process's Prometheus metrics on http://HOST:PORT/metrics.",
+)
+METRICS_HOST = click.option(
+    "--metrics-host", default="127.0.0.1", show_default=True, help="Where --metrics-port listens."
+)
+
+
+def _serve_metrics(port: int | None, host: str) -> None:
+    if port is not None:
+        from pbem import metrics
+
+        try:
+            metrics.serve(port, host)
+        except OSError as error:
+            raise click.ClickException(f"metrics on {host}:{port}: {error.strerror}") from None
 
 
 @click.command()
 @click.option("--concurrency", type=int, default=4, show_default=True)
-@click.option("--loglevel", default="INFO", show_default=True)
-def worker(concurrency: int, loglevel: str) -> None:
-    """Run a Celery worker: mail delivery, bot turns, timeouts."""
-    _celery(checked_parts()).worker_main(
-        [
-            "worker",
-            f"--concurrency={concurrency}",
-            "--pool=threads",
-            f"--loglevel={loglevel}",
-            "--without-mingle",
-            "--without-gossip",
-        ]
-    )
+@click.option("--loglevel", help="Default: the log_level setting (PBEM_LOG_LEVEL).")
+@METRICS_PORT
+@METRICS_HOST
+def worker(
+    concurrency: int, loglevel: str | None, metrics_port: int | None, metrics_host: str
+) -> None:
+    """Run a Celery worker: mail delivery, bot turns, timeouts. Exits 1 when it
+    stops on an unrecoverable error (its broker gone for good)."""
+    from celery import signals
+
+    parts = checked_parts()
+    settings = parts.settings
+    level = (loglevel or settings.log_level).upper()
+    if level not in logs.LEVELS:
+        raise click.BadParameter(f"one of {', '.join(logs.LEVELS)}", param_hint="--loglevel")
+    logs.configure("worker", settings.log_format, level)  # its warnings at start too
+    celery = _celery(parts)
+    _serve_metrics(metrics_port, metrics_host)
+
+    def our_logging(**_signal: object) -> None:  # Celery then configures none of its own
+        logs.configure("worker", settings.log_format, level)
+
+    signals.setup_logging.connect(our_logging, weak=False)
+    quiet = ["--quiet"] if settings.log_format == "json" else []  # no banner among the lines
+    argv = [*quiet, "worker", f"--concurrency={concurrency}", "--pool=threads"]
+    argv += [f"--loglevel={level}", "--without-mingle", "--without-gossip"]
+    # Celery's own worker_main drops the exit code its worker ended with.
+    returned: object = celery.start(argv)
+    sys.exit(celery.ending.status(returned if isinstance(returned, int) else None))
 
 
 @click.command()
-def scheduler() -> None:
+@METRICS_PORT
+@METRICS_HOST
+def scheduler(metrics_port: int | None, metrics_host: str) -> None:
     """Run the scheduler (exactly one per installation): sweeps deadlines,
     reminders, bot turns and the outbox, and hands the work to the workers."""
     from worker import scheduler as schedule
 
     parts = checked_parts()
+    logged("scheduler", parts)
     celery = _celery(parts)
-    click.echo(f"pbem scheduler: sweeping every {parts.settings.sweep_seconds} s")
+    _serve_metrics(metrics_port, metrics_host)
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)  # the scheduler gives its leader lock up on the way out
+
+    signal.signal(signal.SIGTERM, stop)
     schedule.run(parts, celery)
 
 
