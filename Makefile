@@ -5,6 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test test-fast abuse lint bench translations clean
+.PHONY: bench-sweep bench-load
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +39,12 @@ translations: $(STAMP)  ## add new strings to every catalog, then list what is u
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+bench-sweep: $(STAMP)  ## the sweep against 10k to 1M games (PostgreSQL: PBEM_BENCH_DATABASE_URL)
+	$(BIN)/python bench/sweep.py
+
+bench-load: $(STAMP)  ## gunicorn, workers, scheduler, Redis and SMTP under 1,000 games
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache

@@ -8,23 +8,30 @@ A game that cannot be swept is logged and skipped; the others are swept as usual
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import exists, select, text
 
-from pbem.store.events import parse_timestamp, timestamp
+from pbem.store.events import GAME_CREATED, MOVES, UNDO_DONE, parse_timestamp, timestamp
+from pbem.store.tables import Event, core_table
 
 from . import options as game_options
 from . import rows
+from .notices import Kind
 from .outbox import Outbox
 from .service import Service
 from .unit import BOT
 
 log = logging.getLogger(__name__)
-GAMES, SEATS = rows.GAMES, rows.SEATS
+GAMES, SEATS, OUTBOX, EVENTS = rows.GAMES, rows.SEATS, rows.OUTBOX, core_table(Event)
+TURN_BEGINS = (GAME_CREATED, *MOVES, UNDO_DONE)  # the events a turn begins with
+BOT_SEAT = text(f"seats.controller LIKE '{BOT}%'")  # the predicate of ix_seats_bots
+HUMAN = "human"
+CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")  # as events.timestamp writes
 REMINDER_HORIZON = timedelta(days=7)  # reminders further ahead than this are not looked for
 
 
@@ -64,9 +71,12 @@ class Sweeper:
         every other game is swept as usual."""
         now = self.clock()
         work = Work()
-        for found in self._clocks():
+        clocks = self._clocks()
+        reminded = self._reminded(now) if clocks else set()
+        moments = {0.0: timestamp(now)}  # hours -> the text of now + hours
+        for found in clocks:
             try:
-                self._sweep_game(work, now, *found)
+                self._sweep_game(work, now, moments, reminded, *found)
             except Exception:
                 log.exception("sweep: game %s skipped, it cannot be swept", found[0])
                 work.failed.append(found[0])
@@ -99,6 +109,8 @@ class Sweeper:
         self,
         work: Work,
         now: datetime,
+        moments: dict[float, str],
+        reminded: set[tuple[str, str]],
         game_id: str,
         seat: int,
         seq: int,
@@ -111,19 +123,34 @@ class Sweeper:
             return
         if deadline is None:
             return
-        due = parse_timestamp(deadline)
-        if due <= now:
+        # Canonical timestamps sort as the moments they name: compared as text,
+        # once seen to be one (a corrupt deadline fails this game's sweep, as a
+        # parse would), and parsed only when acted on.
+        if not CANONICAL.fullmatch(deadline):
+            raise ValueError(f"the deadline {deadline[:40]!r} is not a canonical timestamp")
+        if deadline <= moments[0.0]:
+            parse_timestamp(deadline)
             work.time_outs.append((game_id, seat, seq))
             return
         reminders = options.get("reminders") or []
         hours_before = [game_options.checked_reminder(hours) for hours in reminders]
         for hours in hours_before:
-            if now >= due - timedelta(hours=hours) and self.service.remind(game_id, seq, hours):
-                work.reminders += 1
+            if (game_id, f"{hours:g}") in reminded:
+                continue  # queued this turn already: asking again would find it there
+            at = moments.get(hours)
+            if at is None:
+                at = moments[hours] = timestamp(now + timedelta(hours=hours))
+            if deadline <= at:
+                parse_timestamp(deadline)
+                if self.service.remind(game_id, seq, hours):
+                    work.reminders += 1
 
     def _clocks(self) -> list[tuple[str, int, int, str | None, dict[str, Any], str]]:
         """The games in play whose seat to move is a bot, or whose deadline is near
-        enough for a reminder: seat, seq, deadline, options, who controls the seat."""
+        enough for a reminder: seat, seq, deadline, options, who controls the seat.
+        Two reads, neither of which touches a finished game: the games in play by
+        deadline (their index), and the bot seats (a partial index of them) whose
+        game is in play; never every seat."""
         horizon = timestamp(self.clock() + REMINDER_HORIZON)
         columns = (
             GAMES.c.id,
@@ -131,28 +158,58 @@ class Sweeper:
             GAMES.c.head_seq,
             GAMES.c.deadline_at,
             GAMES.c.options,
-            SEATS.c.controller,
         )
         with self.service.db.reading() as conn:
-            found = conn.execute(
-                select(*columns)
-                .join(SEATS, and_(SEATS.c.game_id == GAMES.c.id, SEATS.c.seat == GAMES.c.turn))
-                .where(
-                    GAMES.c.status == "playing",
-                    or_(GAMES.c.deadline_at <= horizon, SEATS.c.controller.startswith(BOT)),
-                )
+            near = conn.execute(
+                select(*columns).where(GAMES.c.status == "playing", GAMES.c.deadline_at <= horizon)
             ).all()
-        return [
-            (
-                r.id,
-                r.turn,
-                r.head_seq,
-                r.deadline_at,
-                r.options,
-                r.controller,
+            bots = dict(
+                conn.execute(
+                    select(GAMES.c.id, SEATS.c.controller)
+                    .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+                    .where(
+                        BOT_SEAT,  # as the partial index says it, so that it is used
+                        SEATS.c.seat == GAMES.c.turn,
+                        GAMES.c.status == "playing",
+                    )
+                ).all()
             )
+            found = list(near)
+            if bots:  # a bot to move with no deadline near: its game too
+                seen = {r.id for r in near}
+                far = [game_id for game_id in bots if game_id not in seen]
+                if far:
+                    found += conn.execute(select(*columns).where(GAMES.c.id.in_(far))).all()
+        return [
+            (r.id, r.turn, r.head_seq, r.deadline_at, r.options, bots.get(r.id, HUMAN))
             for r in found
         ]
+
+    def _reminded(self, now: datetime) -> set[tuple[str, str]]:
+        """The reminders queued for the turn now running in the games in play whose
+        deadline is near, as (game, hours as a reminder's topic): a reminder row of
+        the seat to move after which no turn began. Asking for them again would
+        write nothing (see Service.remind), but cost a transaction each, every sweep,
+        for every game between its reminder and its deadline."""
+        horizon = timestamp(now + REMINDER_HORIZON)
+        turn_began_since = exists().where(
+            EVENTS.c.game_id == OUTBOX.c.game_id,
+            EVENTS.c.type.in_(TURN_BEGINS),
+            EVENTS.c.seq > OUTBOX.c.seq,
+        )
+        query = (
+            select(OUTBOX.c.game_id, OUTBOX.c.topic)
+            .join(GAMES, GAMES.c.id == OUTBOX.c.game_id)
+            .where(
+                GAMES.c.status == "playing",
+                GAMES.c.deadline_at <= horizon,
+                OUTBOX.c.kind == Kind.REMINDER.value,
+                OUTBOX.c.seat == GAMES.c.turn,
+                ~turn_began_since,
+            )
+        )
+        with self.service.db.reading() as conn:
+            return {(row.game_id, row.topic) for row in conn.execute(query)}
 
     def digest(self) -> list[int]:
         """The daily digests (once a day, at the configured hour)."""

@@ -60,7 +60,17 @@ class Game(SQLModel, table=True):
     """Read model: one row per game, what lists and the scheduler ask about."""
 
     __tablename__ = "games"
-    __table_args__ = (Index(None, "status", "deadline_at"),)
+    # The sweep's two questions: the games in play by deadline, and the few with an
+    # undo request waiting (a partial index: the others have none).
+    __table_args__ = (
+        Index(None, "status", "deadline_at"),
+        Index(
+            "ix_games_undo_requested",
+            "undo_request_seq",
+            sqlite_where=text("undo_request_seq IS NOT NULL"),
+            postgresql_where=text("undo_request_seq IS NOT NULL"),
+        ),
+    )
 
     id: str = Field(primary_key=True, max_length=32)
     game: str = Field(max_length=32)
@@ -87,6 +97,16 @@ class Seat(SQLModel, table=True):
     """Read model: who plays each seat, and how to reach and recognise them."""
 
     __tablename__ = "seats"
+    # The sweep's bot seats (a partial index: most seats are people's).
+    __table_args__ = (
+        Index(
+            "ix_seats_bots",
+            "game_id",
+            "seat",
+            sqlite_where=text("controller LIKE 'bot:%'"),
+            postgresql_where=text("controller LIKE 'bot:%'"),
+        ),
+    )
 
     game_id: str = Field(primary_key=True, max_length=32)
     seat: int = Field(primary_key=True)
