@@ -6,9 +6,11 @@ the tests alike. Nothing below the entry points imports this module."""
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pbem.config import Settings, load_settings
@@ -26,6 +28,37 @@ from worker.app import PbemCelery, celery_app, notifier
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+class ShiftedClock:
+    """FOR TESTS ONLY (the `clock_file` setting): the real time plus the seconds written
+    in a file, so that a test moves every process's time forward together. The file is
+    read again only when it changes (one stat per call); a file that is missing or
+    cannot be read counts as no shift."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._seen: tuple[int, int, int] | None = None
+        self._shift = timedelta(0)
+
+    def __call__(self) -> datetime:
+        try:
+            found = os.stat(self.path)
+            seen = (found.st_ino, found.st_mtime_ns, found.st_size)
+        except OSError:
+            seen = None
+        if seen != self._seen:
+            self._seen = seen
+            self._shift = timedelta(seconds=self._read()) if seen else timedelta(0)
+        return datetime.now(UTC) + self._shift
+
+    def _read(self) -> float:
+        try:
+            with open(self.path, encoding="ascii") as file:
+                seconds = float(file.read().strip() or 0)
+        except (OSError, ValueError):
+            return 0.0
+        return seconds if math.isfinite(seconds) else 0.0
 
 
 @dataclass(frozen=True)
@@ -56,7 +89,8 @@ def build(
             parents=True, exist_ok=True
         )
     database = Database(settings.database_url, synchronous=settings.sqlite_synchronous)
-    clock = clock or now
+    if clock is None:  # a shifted clock only when a test asks for one
+        clock = ShiftedClock(settings.clock_file) if settings.clock_file else now
     built: list[Parts] = []  # the Celery app's tasks run on these parts, once built
     celery = celery_app(settings, lambda: built[0]) if settings.broker_url else None
     notify: Callable[[Notice], None] | None = notifier(celery) if celery else None

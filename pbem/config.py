@@ -53,6 +53,7 @@ class Settings:
     digest_hour: int
     trusted_proxies: int
     rate_limit_storage: str
+    clock_file: str  # tests only: see config/defaults.toml
     instance_dir: Path
 
     def shown_database_url(self) -> str:
