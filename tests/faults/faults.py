@@ -102,20 +102,23 @@ class Injector(threading.Thread):
         self.stack.wait_for_web()
 
     def worker(self, down: float) -> None:
-        role = self.rng.choice(("worker-1", "worker-2"))
-        sending = "SELECT count(*) FROM outbox WHERE status = 'sending'"
-        deadline = time.monotonic() + 3  # mid-delivery when a mail is on its way soon
-        while time.monotonic() < deadline:
-            try:
-                if self.stack.query(sending)[0][0]:
-                    self.done.mid_delivery += 1
-                    break
-            except Exception:
-                break
-            time.sleep(0.02)
-        self.stack.processes.kill(role)
+        """The SMTP server holds the next message unanswered; then the workers die
+        (the one sending it among them), and a while later start again."""
+        recorder = self.stack.smtp.recorder
+        recorder.hold_next()
+        try:
+            if recorder.holding.wait(5):
+                self.done.mid_delivery += 1
+                roles = ["worker-1", "worker-2"]
+            else:
+                roles = [self.rng.choice(("worker-1", "worker-2"))]
+            for role in roles:
+                self.stack.processes.kill(role)
+        finally:
+            recorder.release()
         time.sleep(down)
-        self.stack.processes.start(role)
+        for role in roles:
+            self.stack.processes.start(role)
 
     def scheduler(self, down: float) -> None:
         self.stack.processes.kill("scheduler")

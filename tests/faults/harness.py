@@ -20,6 +20,7 @@ from collections.abc import Callable
 from email import policy
 from email.parser import BytesParser
 from pathlib import Path
+from typing import Any
 
 from aiosmtpd.controller import Controller
 
@@ -133,11 +134,42 @@ class Redis:
 
 class Recorder:
     """What the SMTP server accepted: each message's Message-ID, kind, recipient and
-    Reply-To, in arrival order."""
+    Reply-To, in arrival order, and whether its sender was heard to go on after the
+    250 (a next command on the connection: smtplib sends none before reading the
+    answer), so a resend is known for what it is. It can hold the next message before
+    answering, as a server does whose sender dies before the answer comes."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.messages: list[dict[str, str]] = []
+        self.messages: list[dict[str, Any]] = []
+        self.last: dict[int, dict[str, Any]] = {}  # each connection's last message
+        self.hold = threading.Event()
+        self.hold.set()
+        self.holding = threading.Event()
+
+    def _heard(self, session: Any) -> None:
+        with self.lock:
+            mail = self.last.pop(id(session), None)
+            if mail is not None:
+                mail["confirmed"] = True
+
+    async def handle_MAIL(self, server, session, envelope, address, options) -> str:
+        self._heard(session)
+        envelope.mail_from = address
+        envelope.mail_options.extend(options)
+        return "250 OK"
+
+    async def handle_RSET(self, server, session, envelope) -> str:
+        self._heard(session)
+        return "250 OK"
+
+    async def handle_NOOP(self, server, session, envelope, arg) -> str:
+        self._heard(session)
+        return "250 OK"
+
+    async def handle_QUIT(self, server, session, envelope) -> str:
+        self._heard(session)
+        return "221 Bye"
 
     async def handle_DATA(self, server, session, envelope) -> str:
         parsed = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
@@ -147,15 +179,26 @@ class Recorder:
             "to": ",".join(envelope.rcpt_tos),
             "reply_to": str(parsed["Reply-To"] or ""),
             "subject": str(parsed["Subject"] or ""),
+            "confirmed": False,
         }
         with self.lock:
             self.messages.append(mail)
-        await asyncio.sleep(0)
+            self.last[id(session)] = mail
+        if not self.hold.is_set():
+            self.holding.set()
+            await asyncio.get_running_loop().run_in_executor(None, self.hold.wait)
         return "250 OK"
 
-    def snapshot(self) -> list[dict[str, str]]:
+    def hold_next(self) -> None:
+        self.holding.clear()
+        self.hold.clear()
+
+    def release(self) -> None:
+        self.hold.set()
+
+    def snapshot(self) -> list[dict[str, Any]]:
         with self.lock:
-            return list(self.messages)
+            return [dict(m) for m in self.messages]
 
 
 class Smtp:
