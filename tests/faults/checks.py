@@ -40,7 +40,7 @@ def drain(stack: Stack, timeout: float = 900.0) -> None:
         now = (sorted(map(tuple, games)), sorted(map(tuple, mails)))
         if now != seen:
             seen, changed = now, time.monotonic()
-        elif time.monotonic() - changed > 6:  # nothing moves but the clock would
+        elif time.monotonic() - changed > 3:  # nothing moves but the clock would
             if any(g.status != "finished" for g in games):
                 stack.clock.forward(HOURS_PER_TURN * 3600 + 60)
             else:

@@ -1,7 +1,7 @@
-"""The fault suite's series: its seed (`--fault-seed N` or PBEM_FAULT_SEED, else a
-fresh one, printed), its size (short by default, as CI runs it; PBEM_FAULT_LONG=1 for
-the long runs of `make faults`) and how many runs (PBEM_FAULT_RUNS), and the figures
-of each run printed at the end."""
+"""The fault suite's series: its seed (`--fault-seed N` or PBEM_FAULT_SEED; under CI
+a fixed one; else a fresh one, printed), its size (short by default, as CI runs it;
+PBEM_FAULT_LONG=1 for the long runs of `make faults`) and how many runs
+(PBEM_FAULT_RUNS), and the figures of each run printed at the end."""
 
 from __future__ import annotations
 
@@ -18,26 +18,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--fault-seed", type=int, help="the fault suite's seed (PBEM_FAULT_SEED)")
 
 
+CI_SEED = 20261201  # under CI the same series every build, so a red build can be repeated
+
+
 @dataclass(frozen=True)
 class Series:
-    seed: int
+    run: int
     games: int
     faults: int
+
+    def seed(self, config: pytest.Config) -> int:
+        """The run's seed: the one given (plus the run's number), the CI one, or a
+        fresh one."""
+        given = config.getoption("--fault-seed", None) or os.environ.get("PBEM_FAULT_SEED")
+        if given:
+            return int(given) + self.run
+        if os.environ.get("CI") and not os.environ.get("PBEM_FAULT_LONG"):
+            return CI_SEED + self.run
+        return random.SystemRandom().randrange(1, 10**9)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "series" not in metafunc.fixturenames:
         return
     runs = int(os.environ.get("PBEM_FAULT_RUNS") or 1)
-    given = metafunc.config.getoption("--fault-seed", None) or os.environ.get("PBEM_FAULT_SEED")
-    fresh = random.SystemRandom()
-    seeds = [int(given) + run if given else fresh.randrange(1, 10**9) for run in range(runs)]
-    if os.environ.get("PBEM_FAULT_LONG"):
-        games, faults = 14, 36
-    else:
-        games, faults = 5, 9
-    series = [Series(seed, games, faults) for seed in seeds]
-    metafunc.parametrize("series", series, ids=[f"seed{s.seed}" for s in series])
+    games, faults = (14, 36) if os.environ.get("PBEM_FAULT_LONG") else (5, 9)
+    series = [Series(run, games, faults) for run in range(runs)]
+    # the ids, unlike fresh seeds, are the same in every xdist worker
+    metafunc.parametrize("series", series, ids=[f"run{s.run}" for s in series])
 
 
 def need(topology: str) -> None:

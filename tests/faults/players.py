@@ -67,6 +67,7 @@ class Tally:
     retried: int = 0  # sent again after the server went away without an answer
     mails_piped: int = 0
     inbound_exits: dict[int, int] = field(default_factory=dict)
+    bounced: list[str] = field(default_factory=list)  # replies refused that should not be
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def ack(self, ack: Ack) -> None:
@@ -238,6 +239,18 @@ class Player(threading.Thread):
         if code == 0 and self.accepted(message_id):
             key = "mail:" + hashlib.sha256(ledger_key(message_id).encode()).hexdigest()
             self.tally.ack(Ack(self.game.id, seat.seat, key, -1, str(action), "mail"))
+        elif code == 67 and not self.handed_to_a_bot(seat):
+            with self.tally.lock:  # a reply of the seat's own person, to its own mail
+                self.tally.bounced.append(f"game {self.game.id} seat {seat.seat}: {message_id}")
+        elif code not in (0, 67):
+            with self.tally.lock:
+                self.tally.bounced.append(f"game {self.game.id}: exit {code} for {message_id}")
+
+    def handed_to_a_bot(self, seat: Seat) -> bool:
+        """Whether the seat went to a bot (the replace policy): its mails then bounce."""
+        sql = "SELECT controller FROM seats WHERE game_id = :g AND seat = :s"
+        found = self.stack.query(sql, g=self.game.id, s=seat.seat)
+        return bool(found) and found[0].controller.startswith("bot:")
 
     def pipe(self, raw: bytes, recipient: str) -> int:
         done = subprocess.run(

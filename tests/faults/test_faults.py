@@ -23,10 +23,10 @@ from stack import Stack
 @pytest.mark.slow  # a whole topology started, shaken and drained: a minute or more
 @pytest.mark.parametrize("topology", ["postgresql", "sqlite"])
 def test_nothing_acknowledged_is_lost_and_nothing_is_sent_twice(
-    topology, series, tmp_path, record_property
+    topology, series, tmp_path, record_property, pytestconfig
 ):
     need(topology)
-    seed = series.seed
+    seed = series.seed(pytestconfig)
     print(f"fault series on {topology}: seed {seed} (PBEM_FAULT_SEED={seed} repeats it)")
     rng = random.Random(f"{seed}/{topology}")
     games = population(rng, series.games)
@@ -55,6 +55,7 @@ def test_nothing_acknowledged_is_lost_and_nothing_is_sent_twice(
             assert player.error is None, f"seed {seed}: {player.name}: {player.error!r}"
         stack.processes.stop_all()
         problems = check_moves(stack, tally)
+        problems += [f"a reply by mail bounced: {what}" for what in tally.bounced]
         mail_problems, mails = check_mail(stack, games)
         problems += mail_problems + check_games(stack, games) + check_rebuild(stack)
         via = [a.via for a in tally.acks]
@@ -71,6 +72,7 @@ def test_nothing_acknowledged_is_lost_and_nothing_is_sent_twice(
         )
         print(figures)
         record_property("fault figures", figures)
+        (tmp_path / "problems.txt").write_text("\n".join([figures, *problems]) + "\n")
         assert not problems, f"seed {seed} on {topology}:\n" + "\n".join(problems)
     finally:
         stop_players = locals().get("stop")
