@@ -6,6 +6,7 @@ once; every chain and read model sound; the deadline's bots where people slept."
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections import Counter
@@ -66,7 +67,7 @@ def check_moves(stack: Stack, tally: Tally) -> list[str]:
             problems.append(f"{ack.via} move {ack.key} of {ack.game}: {len(found)} times logged")
             continue
         seq, kind, payload = found[0]
-        payload = payload if isinstance(payload, dict) else __import__("json").loads(payload)
+        payload = payload if isinstance(payload, dict) else json.loads(payload)
         if kind != "ActionTaken" or payload.get("seat") != ack.seat:
             problems.append(f"{ack.via} move {ack.key} of {ack.game} stored as {kind} {payload}")
         if ack.seq != -1 and seq != ack.seq:
@@ -80,7 +81,7 @@ def check_mail(stack: Stack, games: list[Game]) -> tuple[list[str], dict[str, in
     messages = stack.smtp.recorder.snapshot()
     received = Counter(m["id"] for m in messages)
     rows = stack.query(
-        "SELECT id, game_id, seq, kind, seat, status, delivery_id, attempts, last_error "
+        "SELECT id, game_id, seq, kind, seat, address, status, delivery_id, attempts, last_error "
         "FROM outbox ORDER BY id"
     )
     statuses = Counter(r.status for r in rows)
@@ -119,22 +120,23 @@ def check_mail(stack: Stack, games: list[Game]) -> tuple[list[str], dict[str, in
 
 def _notices_called_for(stack: Stack, game: Game, rows: list[Any]) -> list[str]:
     """The notices the events call for, whoever wrote them: an invitation to each
-    person, a time-ran-out mail for each timeout, game over to each person who held
-    a seat at the end."""
+    person, a time-ran-out mail for each timeout, and game over, at the last move,
+    to each person who held a seat (to its holder then, or to its former holder)."""
     events = stack.query(
         "SELECT seq, type, payload FROM events WHERE game_id = :g ORDER BY seq", g=game.id
     )
-    sent = {(r.kind, r.seat, r.seq) for r in rows if r.game_id == game.id and r.status == "sent"}
-    expected = [("invitation", s.seat, 1) for s in game.seats if s.kind != "bot"]
-    people = {s.seat for s in game.seats if s.kind != "bot"}
+    mine = [r for r in rows if r.game_id == game.id and r.status == "sent"]
+    sent = {(r.kind, r.seat, r.seq) for r in mine} | {(r.kind, r.address, r.seq) for r in mine}
+    expected: list[tuple[str, Any, int]] = []
+    expected += [("invitation", s.seat, 1) for s in game.seats if s.kind != "bot"]
+    last = 0
     for seq, kind, payload in events:
-        payload = payload if isinstance(payload, dict) else __import__("json").loads(payload)
+        payload = payload if isinstance(payload, dict) else json.loads(payload)
         if kind == "TurnTimedOut":
             expected.append(("timed_out", payload["seat"], seq))
-        if kind == "SeatReplaced":
-            people.discard(payload["seat"])
-    last = events[-1][0]
-    expected += [("game_over", seat, last) for seat in sorted(people)]
+        if kind in ("ActionTaken", "TurnTimedOut"):
+            last = seq
+    expected += [("game_over", s.email, last) for s in game.seats if s.kind != "bot"]
     return [
         f"game {game.id}: no {kind} mail sent to seat {seat} for seq {seq}"
         for kind, seat, seq in expected
@@ -160,8 +162,6 @@ def check_games(stack: Stack, games: list[Game]) -> list[str]:
 
 
 def _slept(game: Game, seat: int, events: list[Any]) -> list[str]:
-    import json
-
     mine = []
     for _, kind, payload in events:
         payload = payload if isinstance(payload, dict) else json.loads(payload)

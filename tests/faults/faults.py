@@ -48,7 +48,7 @@ def plan(rng: random.Random, topology: str, count: int) -> list[Fault]:
     weights = [KINDS[k] for k in kinds]
     chosen += rng.choices(kinds, weights, k=max(0, count - len(chosen)))
     rng.shuffle(chosen)
-    return [Fault(k, rng.uniform(0.5, 3.0), rng.uniform(0.5, 4.0)) for k in chosen]
+    return [Fault(k, rng.uniform(0.3, 2.0), rng.uniform(0.5, 3.0)) for k in chosen]
 
 
 @dataclass
