@@ -59,11 +59,13 @@ def test_nothing_acknowledged_is_lost_and_nothing_is_sent_twice(
         mail_problems, mails = check_mail(stack, games)
         problems += mail_problems + check_games(stack, games) + check_rebuild(stack)
         via = [a.via for a in tally.acks]
+        outcomes = stack.query("SELECT outcome, count(*) FROM inbound GROUP BY outcome")
         figures = (
             f"{topology} seed {seed}: {len(games)} games, moves acknowledged "
             f"{via.count('api')} by API + {via.count('mail')} by mail "
             f"({tally.refused} refused, {tally.retried} resent, {tally.mails_piped} mails piped, "
-            f"exits {dict(sorted(tally.inbound_exits.items()))}); "
+            f"exits {dict(sorted(tally.inbound_exits.items()))}, "
+            f"outcomes {dict(sorted((str(o), n) for o, n in outcomes))}); "
             f"faults {injector.done.counts.total()} {dict(sorted(injector.done.counts.items()))}"
             f" ({injector.done.mid_delivery} worker kills mid-delivery, "
             f"{stack.processes.started} process starts, died unkilled: {injector.done.died or 0}); "
