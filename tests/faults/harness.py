@@ -26,7 +26,18 @@ from aiosmtpd.controller import Controller
 
 from pbem import resources
 
-PG_BIN = Path(os.environ.get("PBEM_FAULTS_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _postgres_programs() -> Path:
+    """PBEM_FAULTS_PG_BIN, else the newest of Debian's PostgreSQL versions."""
+    if os.environ.get("PBEM_FAULTS_PG_BIN"):
+        return Path(os.environ["PBEM_FAULTS_PG_BIN"])
+    versions = Path("/usr/lib/postgresql")
+    found = [v for v in versions.glob("*") if v.name.isdigit()] if versions.is_dir() else []
+    newest = max(found, key=lambda v: int(v.name), default=versions / "15")
+    return newest / "bin"
+
+
+PG_BIN = _postgres_programs()
 REPLY_TO = re.compile(r"play\+([a-z0-9]+)\.(\d+)\.(\d+)\.")
 
 

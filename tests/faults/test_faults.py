@@ -54,6 +54,7 @@ def test_nothing_acknowledged_is_lost_and_nothing_is_sent_twice(
             player.join(timeout=120)
             assert player.error is None, f"seed {seed}: {player.name}: {player.error!r}"
         stack.processes.stop_all()
+        stack.parts.database.engine.dispose()  # no connection left from before a restart
         problems = check_moves(stack, tally)
         problems += [f"a reply by mail bounced: {what}" for what in tally.bounced]
         mail_problems, mails = check_mail(stack, games)
