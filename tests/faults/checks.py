@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections import Counter
 from datetime import UTC, datetime
@@ -101,6 +102,7 @@ def check_mail(stack: Stack, games: list[Game]) -> tuple[list[str], dict[str, in
         copies = [m for m in messages if m["id"] == mid]
         if any(m["confirmed"] for m in copies[:-1]):
             problems.append(f"delivered {n} times, after its sender heard the 250: {mid}, {what}")
+            problems += [f"  worker log: {line}" for line in _said_of(stack, row)]
         else:  # SMTP cannot tell it from a lost mail: counted, and a problem when strict
             unheard += n - 1
             if os.environ.get("PBEM_FAULT_STRICT_ONCE"):
@@ -116,6 +118,20 @@ def check_mail(stack: Stack, games: list[Game]) -> tuple[list[str], dict[str, in
         "of which the sender died before the 250": unheard,
     }
     return problems, figures
+
+
+def _said_of(stack: Stack, row: Any) -> list[str]:
+    """What the workers logged of the row's delivery going wrong (and of the next
+    row's, whose claim marks it sent)."""
+    if row is None:
+        return []
+    said = re.compile(rf"notice (\[[^]]*\b{row.id}\b[^]]*\]|{row.id}|{row.id + 1}):")
+    lines = []
+    for log in sorted(stack.folder.glob("worker-*.log")):
+        for line in log.read_text(errors="replace").splitlines():
+            if said.search(line):
+                lines.append(f"{log.stem}: {line[:200]}")
+    return lines
 
 
 def _notices_called_for(stack: Stack, game: Game, rows: list[Any]) -> list[str]:
