@@ -30,7 +30,7 @@ KINDS = {
     "database": 1,
     "redis": 1,
     "smtp": 2,
-    "clock": 3,
+    "clock": 2,
 }
 
 
@@ -148,7 +148,8 @@ class Injector(threading.Thread):
         self.stack.smtp.start()
 
     def clock(self, down: float) -> None:
-        minutes = self.rng.uniform(40, HOURS_PER_TURN * 60 + 10)
+        # a quarter to a half of a turn's time: reminders, and a timeout every few
+        minutes = self.rng.uniform(HOURS_PER_TURN * 15, HOURS_PER_TURN * 35)
         self.stack.clock.forward(minutes * 60)
 
 
