@@ -191,6 +191,7 @@ class Recorder:
             "reply_to": str(parsed["Reply-To"] or ""),
             "subject": str(parsed["Subject"] or ""),
             "confirmed": False,
+            "at": time.monotonic(),
         }
         with self.lock:
             self.messages.append(mail)
@@ -240,9 +241,12 @@ class Clock:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.shift = 0.0
+        self.jumps: list[float] = []  # when (time.monotonic()) it was moved forward
         self.set(0.0)
 
     def set(self, seconds: float) -> None:
+        if seconds > self.shift:
+            self.jumps.append(time.monotonic())
         self.shift = seconds
         new = self.path.with_suffix(".new")
         new.write_text(repr(float(seconds)), encoding="ascii")

@@ -86,8 +86,8 @@ class Stack:
                     raise
                 time.sleep(0.5)
 
-    def query(self, sql: str, **values: Any) -> list[Any]:
-        return self.read(lambda c: list(c.execute(text(sql), values)))
+    def query(self, sql: str, timeout: float = 240.0, **values: Any) -> list[Any]:
+        return self.read(lambda c: list(c.execute(text(sql), values)), timeout)
 
     def down(self) -> None:
         self.processes.stop_all()
