@@ -153,14 +153,15 @@ class Recorder:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.messages: list[dict[str, Any]] = []
-        self.last: dict[int, dict[str, Any]] = {}  # each connection's last message
         self.hold = threading.Event()
         self.hold.set()
         self.holding = threading.Event()
 
     def _heard(self, session: Any) -> None:
+        """The connection's last message was answered and its sender went on."""
         with self.lock:
-            mail = self.last.pop(id(session), None)
+            mail = getattr(session, "last_mail", None)  # kept on the connection's own
+            session.last_mail = None  # session (an id() would be reused by a later one)
             if mail is not None:
                 mail["confirmed"] = True
 
@@ -195,7 +196,7 @@ class Recorder:
         }
         with self.lock:
             self.messages.append(mail)
-            self.last[id(session)] = mail
+            session.last_mail = mail
         if not self.hold.is_set():
             self.holding.set()
             await asyncio.get_running_loop().run_in_executor(None, self.hold.wait)
