@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 from dataclasses import dataclass
 
 import pytest
-from harness import PG_BIN
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,20 +44,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     series = [Series(run, games, faults) for run in range(runs)]
     # the ids, unlike fresh seeds, are the same in every xdist worker
     metafunc.parametrize("series", series, ids=[f"run{s.run}" for s in series])
-
-
-def need(topology: str) -> None:
-    """The servers a topology starts of its own; missing, a skip (a failure in CI)."""
-    missing = []
-    if topology == "postgresql":
-        if not (PG_BIN / "initdb").exists():
-            missing.append(f"PostgreSQL's initdb in {PG_BIN} (PBEM_FAULTS_PG_BIN)")
-        if not shutil.which("redis-server"):
-            missing.append("redis-server")
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the fault suite: install {', '.join(missing)}")
-        pytest.skip(f"the fault suite on {topology} needs {', '.join(missing)}")
 
 
 @pytest.hookimpl(trylast=True)

@@ -22,6 +22,7 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiosmtpd.controller import Controller
 
 from pbem import resources
@@ -39,6 +40,20 @@ def _postgres_programs() -> Path:
 
 PG_BIN = _postgres_programs()
 REPLY_TO = re.compile(r"play\+([a-z0-9]+)\.(\d+)\.(\d+)\.")
+
+
+def need(topology: str) -> None:
+    """The servers a topology starts of its own; missing, a skip (a failure in CI)."""
+    missing = []
+    if topology == "postgresql":
+        if not (PG_BIN / "initdb").exists():
+            missing.append(f"PostgreSQL's initdb in {PG_BIN} (PBEM_FAULTS_PG_BIN)")
+        if not shutil.which("redis-server"):
+            missing.append("redis-server")
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the fault suite: install {', '.join(missing)}")
+        pytest.skip(f"the fault suite on {topology} needs {', '.join(missing)}")
 
 
 def free_port() -> int:

@@ -14,8 +14,8 @@ import time
 
 import pytest
 from checks import check_games, check_mail, check_moves, check_rebuild, drain
-from conftest import need
 from faults import Injector, plan, restore
+from harness import need
 from players import Player, Tally, create, population
 from stack import Stack
 
