@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from pbem import resources
+from pbem import logs, resources
 
 PROJECT = resources.CHECKOUT  # the repository's root, for tools run from a checkout
 DEFAULTS = resources.CONFIG / "defaults.toml"
@@ -53,6 +53,9 @@ class Settings:
     digest_hour: int
     trusted_proxies: int
     rate_limit_storage: str
+    log_format: str
+    log_level: str
+    heartbeat_seconds: int
     clock_file: str  # tests only: see config/defaults.toml
     instance_dir: Path
 
@@ -142,6 +145,14 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
     if values["trusted_proxies"] < 0:
         raise ConfigError("trusted_proxies: the number of proxies in front of the app, 0 or more")
     _check_talk(values["talk_lines_per_game"], values["talk_lines_per_writer"])
+    try:
+        values["log_format"], values["log_level"] = logs.check(
+            values["log_format"], values["log_level"]
+        )
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    if not 1 <= values["heartbeat_seconds"] <= 3600:
+        raise ConfigError("heartbeat_seconds: 1 to 3600 seconds between a worker's heartbeats")
     name = values["site_name"]
     if not name.strip() or len(name) > SITE_NAME_LONGEST or not name.isprintable():
         raise ConfigError(

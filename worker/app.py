@@ -11,11 +11,14 @@ from uuid import uuid4
 
 from celery import Celery, signals
 
+import pbem.logs as logs
 from pbem.config import Settings
 from pbem.service import Service
 from pbem.service.notices import Channel
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
+
+from .liveness import Ending, Pulse
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +56,14 @@ class PbemCelery(Celery):
         self._parts = parts
         # worker_init comes from any app's worker: each app its own receiver, which
         # looks at its own workers only (as Celery's Django fixup does)
-        signals.worker_init.connect(self._warm, dispatch_uid=f"pbem.warm.{uuid4().hex}")
+        uid = uuid4().hex
+        signals.worker_init.connect(self._warm, dispatch_uid=f"pbem.warm.{uid}")
+        signals.worker_ready.connect(self._ready, dispatch_uid=f"pbem.ready.{uid}")
+        signals.worker_shutdown.connect(self._shutdown, dispatch_uid=f"pbem.shutdown.{uid}")
+        signals.task_prerun.connect(self._task_begins, dispatch_uid=f"pbem.prerun.{uid}")
+        signals.task_postrun.connect(self._task_ends, dispatch_uid=f"pbem.postrun.{uid}")
+        self.pulse: Pulse | None = None
+        self.ending = Ending()
 
     def _warm(self, sender: Any = None, **_signal: Any) -> None:
         """As a worker of this app starts: every channel readies itself (see
@@ -67,6 +77,39 @@ class PbemCelery(Celery):
                 log.exception(
                     "channel %s could not get ready; it will at its first notice", channel.name
                 )
+
+    def _ready(self, sender: Any = None, **_signal: Any) -> None:
+        """As a worker of this app is ready: its heartbeat thread starts."""
+        if getattr(sender, "app", None) is not self or self._parts is None or self.pulse:
+            return
+        parts = self.parts()
+        settings = parts.settings
+        self.pulse = Pulse(
+            parts.service.db,
+            parts.service.clock,
+            settings.broker_url,
+            settings.heartbeat_seconds,
+            settings.instance_dir,
+        )
+        self.pulse.start()
+
+    def _shutdown(self, sender: Any = None, **_signal: Any) -> None:
+        """As a worker of this app stops: its heartbeat goes, its exit code is kept."""
+        if getattr(sender, "app", None) is not self:
+            return
+        self.ending.saw(sender)
+        if self.pulse is not None:
+            self.pulse.stop(clean=not self.ending.exitcode)
+            self.pulse = None
+
+    def _task_begins(self, sender: Any = None, args: Any = None, **_signal: Any) -> None:
+        """The lines a task logs carry its game, seat and seq."""
+        logs.clear()
+        if getattr(sender, "name", None) in (PLAY_BOT, TIME_OUT) and args and len(args) == 3:
+            logs.bind(game_id=args[0], seat=args[1], seq=args[2])
+
+    def _task_ends(self, **_signal: Any) -> None:
+        logs.clear()
 
     def parts(self) -> WorkerParts:
         """The parts of this process (built by pbem.bootstrap)."""
@@ -83,6 +126,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
         "broker_connection_retry_on_startup": True,
+        # A worker whose broker stays away (about 30 s: 2 + 4 + ... + 10) stops
+        # with exit status 1, and its service manager starts it again.
+        "broker_connection_max_retries": 5,
         "include": ["worker.tasks"],
         "worker_hijack_root_logger": False,
     }

@@ -10,7 +10,7 @@ import logging
 from celery import Task, shared_task
 
 from pbem.service import BadRequest, NotFound, Stale
-from pbem.service.outbox import Deliveries
+from pbem.service.delivery import Deliveries, Heartbeat
 
 from .app import DELIVER, PLAY_BOT, TIME_OUT, PbemCelery, WorkerParts
 
@@ -28,28 +28,34 @@ def _parts(task: Task) -> WorkerParts:
 @shared_task(bind=True, name=DELIVER)
 def deliver_mail(self: Task, row_ids: list[int]) -> list[str]:
     """Deliver outbox rows, in this order (the notices of one move go in the order
-    the move wrote them), each through the adapter of its channel; says what became
-    of each. One row's trouble never stops the others: a row this task could not
-    finish (its database went away, say) is left to the sweep, which takes it back
-    when its lease runs out."""
+    the move wrote them), each through the adapter of its channel, each marked the
+    moment it went; says what became of each. While the task works, a heartbeat
+    renews the leases of the rows it holds, so that if this worker dies they are the
+    sweep's again within seconds. One row's trouble never stops the others: a row
+    this task could not finish (its database went away, say) is left to the sweep,
+    which takes it back when its lease runs out."""
     parts = _parts(self)
     deliveries = Deliveries(parts.outbox, parts.channels)
     outcomes = []
-    try:
-        for row_id in row_ids:
-            try:
-                outcomes.append(deliveries.deliver(row_id))
-            except Exception:
-                log.exception("notice %s: not finished; the sweep will take it back", row_id)
-                _close(parts)
-                outcomes.append("error")
-            log.info("notice %s: %s", row_id, outcomes[-1])
-    finally:
+    with Heartbeat(parts.outbox, row_ids) as heartbeat:
         try:
-            deliveries.finish()
-        except Exception:  # it stays sending: the sweep takes it back (the same mail)
-            log.exception("notice %s: sent, not marked; the sweep will take it back", row_ids)
-        _close(parts)
+            for row_id in row_ids:
+                try:
+                    outcomes.append(deliveries.deliver(row_id))
+                except Exception:
+                    log.exception("notice %s: not finished; the sweep will take it back", row_id)
+                    _close(parts)
+                    outcomes.append("error")
+                heartbeat.done(row_id)
+                log.info("notice %s: %s", row_id, outcomes[-1])
+        finally:
+            try:
+                deliveries.finish()
+            except Exception:  # it stays sending: the sweep takes it back (the same mail)
+                log.exception(
+                    "notices %s: sent, not marked; the sweep will take them back", row_ids
+                )
+            _close(parts)
     return outcomes
 
 

@@ -44,6 +44,14 @@ SERVER_COMMANDS = {
         " them all on Ctrl-C.",
     ),
     "mail": ("processes", "mail", "The outbox."),
+    "doctor": (
+        "doctor",
+        "doctor",
+        "Check the configuration and every part it names: the secret key, the database"
+        " and its schema, the broker, the SMTP relay, the IMAP mailbox (when"
+        " PBEM_IMAP_HOST is set), the scheduler's and the workers' heartbeats, the"
+        " outbox's backlog and failures.",
+    ),
     "inbound": ("mailin", "inbound", "Handle one RFC 822 mail read from stdin."),
     "imap-poll": (
         "mailin",

@@ -7,14 +7,14 @@ import json
 import re
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, TextIO
 
 import click
 
 from pbem.bootstrap import Parts
 from pbem.games import GAMES, NAMES
-from pbem.service import Illegal, PlayerSpec, ServiceError, Stale
+from pbem.service import Illegal, PlayerSpec, ServiceError, Stale, admin
 from pbem.service.tokens import seat_url
 
 from .parts import checked_parts
@@ -245,10 +245,18 @@ def import_(log_file: TextIO) -> None:
 
 
 @game.command()
-@click.argument("game_id")
-def verify(game_id: str) -> None:
-    """Exit 0 only when the hash chain holds and every event folds again."""
+@click.argument("game_id", required=False)
+@click.option("--all", "every", is_flag=True, help="Verify every game, a chunk at a time.")
+def verify(game_id: str | None, every: bool) -> None:
+    """Exit 0 only when the hash chain holds and every event folds (of GAME_ID, or
+    of every game with --all)."""
+    if every == (game_id is not None):
+        raise click.UsageError("name one GAME_ID, or give --all")
     parts = checked_parts()
+    if every:
+        _verify_every(parts)
+        return
+    assert game_id is not None
     with _answers():
         problems = parts.service.verify(game_id)
     for problem in problems:
@@ -257,3 +265,32 @@ def verify(game_id: str) -> None:
         click.echo(f"game {game_id}: {len(problems)} problems", err=True)
         sys.exit(1)
     click.echo(f"game {game_id}: the hash chain holds and every event folds")
+
+
+def _verify_every(parts: Parts) -> None:
+    """Every game verified, with a progress bar on a terminal; exit 1 naming each
+    game that fails, with its problems."""
+    total = admin.game_count(parts.database)
+    failing: list[str] = []
+    checked = 0
+    bar = None
+    if sys.stderr.isatty():  # silent in a pipe, a log or cron
+        bar = click.progressbar(length=total, label="verifying", file=sys.stderr)
+
+    def done(count: int) -> None:
+        nonlocal checked
+        checked += count
+        if bar is not None:
+            bar.update(count)
+
+    with bar if bar is not None else nullcontext():
+        for game_id, problems in admin.verify_every(parts.service, done=done):
+            failing.append(game_id)
+            if bar is not None:
+                click.echo("", err=True)
+            for problem in problems:
+                click.echo(f"game {game_id}: {problem}", err=True)
+    if failing:
+        click.echo(f"{len(failing)} of {checked} games fail: {', '.join(failing)}", err=True)
+        sys.exit(1)
+    click.echo(f"{checked} games: every hash chain holds and every event folds")

@@ -11,15 +11,17 @@ import click
 
 from pbem.mail.inbound import TEMPORARY, Inbound
 
-from .parts import checked_parts
+from .parts import checked_parts, logged
 
 EX_NOUSER, EX_TEMPFAIL = 67, 75  # sysexits.h: the mail server bounces, or tries again
 
 
-def _handler() -> Inbound:
+def _handler(kind: str) -> Inbound:
     """The inbound handler of this process (its answers go to the broker at once
-    when one is configured)."""
-    return checked_parts().inbound
+    when one is configured), its logs set up."""
+    parts = checked_parts()
+    logged(kind, parts)
+    return parts.inbound
 
 
 @click.command()
@@ -36,7 +38,7 @@ def inbound(recipient: str | None) -> None:
     elsewhere)."""
     raw = sys.stdin.buffer.read()
     try:
-        handler = _handler()
+        handler = _handler("inbound")
     except Exception as error:  # the database or the settings away: retry later
         click.echo(f"not handled now: {error}", err=True)
         sys.exit(EX_TEMPFAIL)
@@ -53,14 +55,14 @@ def inbound(recipient: str | None) -> None:
 
 
 @click.command(name="imap-poll")
-@click.option("--host", required=True)
-@click.option("--port", type=int, default=993, show_default=True)
-@click.option("--user", required=True)
+@click.option("--host", envvar="PBEM_IMAP_HOST", required=True, help="Or PBEM_IMAP_HOST.")
+@click.option("--port", envvar="PBEM_IMAP_PORT", type=int, default=993, show_default=True)
+@click.option("--user", envvar="PBEM_IMAP_USER", required=True, help="Or PBEM_IMAP_USER.")
 @click.option(
     "--password", envvar="PBEM_IMAP_PASSWORD", required=True, help="Or PBEM_IMAP_PASSWORD."
 )
-@click.option("--folder", default="INBOX", show_default=True)
-@click.option("--ssl/--no-ssl", default=True, show_default=True)
+@click.option("--folder", envvar="PBEM_IMAP_FOLDER", default="INBOX", show_default=True)
+@click.option("--ssl/--no-ssl", envvar="PBEM_IMAP_SSL", default=True, show_default=True)
 @click.option("--every", type=int, default=30, show_default=True, help="Seconds between polls.")
 @click.option("--once", is_flag=True, help="Poll once and exit.")
 def imap_poll(
@@ -71,7 +73,7 @@ def imap_poll(
     cannot be reached."""
     from pbem.mail.imap import poll
 
-    handler = _handler()
+    handler = _handler("imap-poll")
     passing: tuple[type[BaseException], ...] = (*TEMPORARY, OSError, IMAP4.error)
     while True:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from pbem import logs
 from pbem.bootstrap import Parts, build
 from pbem.config import ConfigError
 from pbem.store import migrate
@@ -17,3 +18,8 @@ def checked_parts() -> Parts:
     except (ConfigError, migrate.OutOfDate) as error:
         raise click.ClickException(str(error)) from None
     return parts
+
+
+def logged(kind: str, parts: Parts) -> None:
+    """This process's logs, as the settings say (see pbem.logs)."""
+    logs.configure(kind, parts.settings.log_format, parts.settings.log_level)

@@ -12,38 +12,56 @@ from urllib.parse import urlsplit
 
 import click
 
+from pbem import logs
 from pbem.bootstrap import Parts, build
 from pbem.config import load_settings
+from pbem.service.checks import broker_problem
 from pbem.store import migrate
 from worker.app import PbemCelery
 
-from .parts import checked_parts
+from .parts import checked_parts, logged
 
 
 def _celery(parts: Parts) -> PbemCelery:
-    """The process's Celery app, or a readable refusal when no broker is set."""
+    """The process's Celery app, or a readable refusal when no broker is set, its
+    URL is not one this server speaks, or the broker cannot be reached."""
     if parts.celery is None:
         raise click.ClickException(
             "no broker: set PBEM_BROKER_URL (filesystem:// for one machine, redis://... at scale)"
         )
+    problem = broker_problem(parts.settings.broker_url, parts.settings.instance_dir)
+    if problem:
+        shown = logs.redact(parts.settings.broker_url)
+        raise click.ClickException(f"the broker {shown}: {problem}")
     return parts.celery
 
 
 @click.command()
 @click.option("--concurrency", type=int, default=4, show_default=True)
-@click.option("--loglevel", default="INFO", show_default=True)
-def worker(concurrency: int, loglevel: str) -> None:
-    """Run a Celery worker: mail delivery, bot turns, timeouts."""
-    _celery(checked_parts()).worker_main(
-        [
-            "worker",
-            f"--concurrency={concurrency}",
-            "--pool=threads",
-            f"--loglevel={loglevel}",
-            "--without-mingle",
-            "--without-gossip",
-        ]
-    )
+@click.option("--loglevel", help="Default: the log_level setting (PBEM_LOG_LEVEL).")
+def worker(concurrency: int, loglevel: str | None) -> None:
+    """Run a Celery worker: mail delivery, bot turns, timeouts. Exits 1 when it
+    stops on an unrecoverable error (its broker gone for good)."""
+    from celery import signals
+
+    parts = checked_parts()
+    settings = parts.settings
+    level = (loglevel or settings.log_level).upper()
+    if level not in logs.LEVELS:
+        raise click.BadParameter(f"one of {', '.join(logs.LEVELS)}", param_hint="--loglevel")
+    logs.configure("worker", settings.log_format, level)  # its warnings at start too
+    celery = _celery(parts)
+
+    def our_logging(**_signal: object) -> None:  # Celery then configures none of its own
+        logs.configure("worker", settings.log_format, level)
+
+    signals.setup_logging.connect(our_logging, weak=False)
+    quiet = ["--quiet"] if settings.log_format == "json" else []  # no banner among the lines
+    argv = [*quiet, "worker", f"--concurrency={concurrency}", "--pool=threads"]
+    argv += [f"--loglevel={level}", "--without-mingle", "--without-gossip"]
+    # Celery's own worker_main drops the exit code its worker ended with.
+    returned: object = celery.start(argv)
+    sys.exit(celery.ending.status(returned if isinstance(returned, int) else None))
 
 
 @click.command()
@@ -53,8 +71,13 @@ def scheduler() -> None:
     from worker import scheduler as schedule
 
     parts = checked_parts()
+    logged("scheduler", parts)
     celery = _celery(parts)
-    click.echo(f"pbem scheduler: sweeping every {parts.settings.sweep_seconds} s")
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)  # the scheduler gives its leader lock up on the way out
+
+    signal.signal(signal.SIGTERM, stop)
     schedule.run(parts, celery)
 
 

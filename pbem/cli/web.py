@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from flask.helpers import get_debug_flag
 
+from pbem import logs
 from pbem.bootstrap import build
 from pbem.config import ConfigError
 from pbem.store import migrate
@@ -19,6 +20,7 @@ def web(host: str, port: int) -> None:
 
     try:
         parts = build()
+        logs.configure("web", parts.settings.log_format, parts.settings.log_level)
         migrate.upgrade(parts.database)
     except ConfigError as error:
         raise click.ClickException(str(error)) from None

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from pbem.service.delivery import deliver_due as deliver_due_on
 from pbem.service.notices import Channel, DeliveryFailed, Moot
 from pbem.service.outbox import Outbox
-from pbem.service.outbox import deliver_due as deliver_due_on
 
 from .compose import Composer
 from .writing import Mail

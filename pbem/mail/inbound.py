@@ -25,7 +25,7 @@ from email.parser import BytesParser
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from pbem import i18n
+from pbem import i18n, logs
 from pbem.config import Settings
 from pbem.i18n import gettext as _
 from pbem.service import Illegal, Service, ServiceError, Stale
@@ -115,7 +115,8 @@ class Inbound:
         ledger is left so that the retry is handled)."""
         entry = _Entry()
         try:
-            return self._handle(raw, recipient, entry)
+            with logs.context():  # the lines of this mail carry its game and seat
+                return self._handle(raw, recipient, entry)
         except TEMPORARY:
             if entry.received:
                 try:
@@ -154,6 +155,7 @@ class Inbound:
         except replyto.Forged as error:
             return self._refused(entry, raw, str(error), bounce=True)
         entry.game_id = reply.game_id
+        logs.bind(game_id=reply.game_id, seat=reply.seat)
         sender = headers.sender(message)
         if sender is None or not entry.message_id:
             return self._refused(

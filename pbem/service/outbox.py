@@ -1,20 +1,25 @@
 """The outbox: notices the events call for, each waiting to be delivered on its
 channel (e-mail today) to its address.
 
-A row is pending until a sender claims it: the claim stores its delivery id (for
-e-mail the Message-ID; once), counts the attempt and takes a lease. Then it is
-sent, or pending again with a later time (backing off), or failed for good after
-MAX_ATTEMPTS (however its attempts ended, a crash included). The sweep hands due
-rows to the workers, in the order they were written, and takes back rows whose
-sender died with the lease: the only way a notice goes twice is a crash between
-sending and marking it sent, and then it goes with the same delivery id. A row
-waits behind an earlier row to the same address on the same channel that is being
-retried, so each person's notices arrive in the order they were written."""
+A row is pending until it is due (`next_attempt_at`); the sweep then hands it to a
+worker under a short hand-out lease (`leased_until`, HANDED). A sender claims it: the
+claim stores its delivery id (for e-mail the Message-ID; once), counts the attempt
+and takes a lease of LEASE, which the sender renews while it works (`renew`). The
+row is then marked sent as soon as the channel took it, or pending again with a
+later due time (backing off), or failed for good after MAX_ATTEMPTS (however its
+attempts ended, a crash included). A lease that runs out (the sender or the worker
+died, the task was lost with the broker) makes the row the sweep's again, within
+seconds: the only way a notice goes twice is a crash between the channel taking it
+and the row being marked, and then it goes with the same delivery id.
+
+Each person's notices arrive in the order they were written: a row waits behind an
+earlier row to the same address on the same channel that is being retried, and,
+of the same game, behind any earlier row that is due, handed out or being sent."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,58 +28,77 @@ from sqlalchemy import Connection, and_, bindparam, case, exists, func, or_, sel
 from pbem.store.database import Database, Statement
 from pbem.store.events import timestamp
 
-from . import rows
+from . import digests, rows
 from .addresses import NotAnAddress, checked_address
-from .notices import Channel, DeliveryFailed, Moot
+from .notices import Channel
 from .rows import Record
 
 OUTBOX = rows.OUTBOX
 MAX_ATTEMPTS = 8
-LEASE = timedelta(minutes=5)  # how long a sender may take before the sweep retakes a row
+# How long a sender may go without renewing its lease before the sweep takes the
+# row back (a live sender renews it every RENEW_EVERY).
+LEASE = timedelta(seconds=30)
+RENEW_EVERY = timedelta(seconds=10)
+# How long a row handed to the workers may wait in the broker's queue before the
+# sweep hands it out again (its task lost with the broker, or its worker dead).
+HANDED = timedelta(seconds=60)
 _ROW = select(OUTBOX).where(OUTBOX.c.id == bindparam("id"))
-# A worker runs these two for every notice: prebuilt (see Statement).
+# A worker runs these for every notice: prebuilt (see Statement).
 _SENT = Statement(
     update(OUTBOX)
     .where(OUTBOX.c.id == bindparam("row"))
-    .values(status="sent", sent_at=bindparam("at"), last_error=None)
+    .values(status="sent", sent_at=bindparam("at"), last_error=None, leased_until=None)
 )
 
 
-def _retried_ahead(ahead: Any, row_id: Any, channel: Any, address: Any) -> list[Any]:
-    """Where `ahead` is an earlier row than `row_id` to `address` on `channel` that
-    failed at least once and will be tried again."""
+def _ahead(ahead: Any, row: Any) -> list[Any]:
+    """Where `ahead` is an earlier row than `row` to its address on its channel that
+    `row` must wait behind: one being retried (it failed at least once), or one of
+    the same game that is due, handed out or being sent. A row of the same game that
+    is not due yet and was never tried (talk gathered for a few minutes) is no
+    reason to wait. `now` is a bound parameter."""
+    now: Any = bindparam("now")
+    retried = or_(
+        and_(ahead.c.status == "pending", ahead.c.attempts > 0),
+        and_(
+            ahead.c.status == "sending",
+            or_(ahead.c.attempts > 1, ahead.c.last_error.is_not(None)),
+        ),
+    )
+    same_game_in_flight = and_(
+        ahead.c.game_id == row.c.game_id,
+        or_(
+            ahead.c.status == "sending",
+            ahead.c.next_attempt_at <= now,
+            ahead.c.leased_until > now,
+        ),
+    )
     return [
         # in flight or retried: few rows, found through the (status, ...) index
         ahead.c.status.in_([bindparam("p", "pending"), bindparam("s", "sending")]),
-        ahead.c.id < row_id,
-        ahead.c.channel == channel,
-        func.lower(ahead.c.address) == func.lower(address),
-        or_(
-            and_(ahead.c.status == "pending", ahead.c.attempts > 0),
-            and_(
-                ahead.c.status == "sending",
-                or_(ahead.c.attempts > 1, ahead.c.last_error.is_not(None)),
-            ),
-        ),
+        ahead.c.id < row.c.id,
+        ahead.c.channel == row.c.channel,
+        func.lower(ahead.c.address) == func.lower(row.c.address),
+        or_(retried, same_game_in_flight),
     ]
 
 
-_RETRIED_AHEAD = (
-    select(OUTBOX.c.id, OUTBOX.c.next_attempt_at)
-    .where(*_retried_ahead(OUTBOX, bindparam("id"), bindparam("channel"), bindparam("to")))
-    .order_by(OUTBOX.c.next_attempt_at.desc())
+_AHEAD = OUTBOX.alias("ahead")
+_BLOCKER = (
+    select(_AHEAD.c.status, _AHEAD.c.attempts, _AHEAD.c.next_attempt_at, _AHEAD.c.leased_until)
+    .where(OUTBOX.c.id == bindparam("id"), *_ahead(_AHEAD, OUTBOX))
+    .order_by(_AHEAD.c.next_attempt_at.desc())
     .limit(1)
 )
-_AHEAD = OUTBOX.alias("ahead")
 
 
 @functools.cache
 def _claim_at_once(channels: tuple[str, ...]) -> Statement:
     """A claim in one statement when nothing stands in the way (most claims): the row
     pending with attempts left, of one of `channels`, no earlier row to its address
-    being retried. Its delivery id (`id_<n>`: from the adapter of `channels[n]`) is
-    stored the first time only. No row back: the claim's longer way says why."""
-    ahead = _retried_ahead(_AHEAD, OUTBOX.c.id, OUTBOX.c.channel, OUTBOX.c.address)
+    it must wait behind. Its delivery id (`id_<n>`: from the adapter of
+    `channels[n]`) is stored the first time only. No row back: the claim's longer way
+    says why."""
     new_id = case(
         {name: bindparam(f"id_{n}") for n, name in enumerate(channels)}, value=OUTBOX.c.channel
     )
@@ -85,12 +109,12 @@ def _claim_at_once(channels: tuple[str, ...]) -> Statement:
             OUTBOX.c.status == "pending",
             OUTBOX.c.attempts < MAX_ATTEMPTS,
             OUTBOX.c.channel.in_([bindparam(f"c_{n}", name) for n, name in enumerate(channels)]),
-            ~exists().where(*ahead),
+            ~exists().where(*_ahead(_AHEAD, OUTBOX)),
         )
         .values(
             status="sending",
             attempts=OUTBOX.c.attempts + 1,
-            next_attempt_at=bindparam("lease"),
+            leased_until=bindparam("lease"),
             delivery_id=func.coalesce(OUTBOX.c.delivery_id, new_id),
         )
         .returning(*OUTBOX.c)
@@ -117,17 +141,24 @@ class Outbox:
 
     def take_due(self, now: datetime | None = None, limit: int = 500) -> list[int]:
         """The rows to hand to workers at `now` (default: this clock's now): pending
-        ones whose time has come, and ones whose sender's lease ran out. Each gets
-        LEASE before it is due again, so a row waiting in the queue is not handed
-        out twice."""
+        ones whose time has come and that no hand-out holds, and ones whose sender's
+        lease ran out. Each is held for HANDED, so that a row waiting in the queue is
+        not handed out twice; `release` gives them back when they could not be
+        handed out."""
         now = now or self.clock()
+        at = timestamp(now)
+        free = or_(OUTBOX.c.leased_until.is_(None), OUTBOX.c.leased_until <= at)
         with self.db.writing() as conn:
             due = (
                 conn.execute(
                     select(OUTBOX.c.id)
                     .where(
                         OUTBOX.c.status.in_(("pending", "sending")),
-                        OUTBOX.c.next_attempt_at <= timestamp(now),
+                        or_(
+                            and_(OUTBOX.c.status == "pending", OUTBOX.c.next_attempt_at <= at),
+                            OUTBOX.c.status == "sending",
+                        ),
+                        free,
                     )
                     .order_by(OUTBOX.c.id)
                     .limit(limit)
@@ -140,9 +171,46 @@ class Outbox:
                 conn.execute(
                     update(OUTBOX)
                     .where(OUTBOX.c.id.in_(due))
-                    .values(status="pending", next_attempt_at=timestamp(now + LEASE))
+                    .values(status="pending", leased_until=timestamp(now + HANDED))
                 )
             return list(due)
+
+    def release(self, row_ids: Iterable[int]) -> None:
+        """Give back rows `take_due` handed out that never reached a worker (the
+        broker was away): the next sweep hands them out again, not only once their
+        hand-out lease has run out. A row a worker took meanwhile is left alone."""
+        ids = list(row_ids)
+        if not ids:
+            return
+        with self.db.writing() as conn:
+            conn.execute(
+                update(OUTBOX)
+                .where(
+                    OUTBOX.c.id.in_(ids),
+                    OUTBOX.c.status == "pending",
+                    OUTBOX.c.leased_until.is_not(None),
+                )
+                .values(leased_until=None)
+            )
+
+    def renew(self, row_ids: Iterable[int]) -> int:
+        """A sender's heartbeat: the rows it holds (handed to it, or being sent by it)
+        are held for another LEASE. How many it still holds."""
+        ids = list(row_ids)
+        if not ids:
+            return 0
+        now = self.clock()
+        with self.db.writing() as conn:
+            renewed = conn.execute(
+                update(OUTBOX)
+                .where(
+                    OUTBOX.c.id.in_(ids),
+                    OUTBOX.c.status.in_(("pending", "sending")),
+                    OUTBOX.c.leased_until.is_not(None),
+                )
+                .values(leased_until=timestamp(now + LEASE))
+            ).rowcount
+        return int(renewed or 0)
 
     def claim(
         self,
@@ -150,27 +218,25 @@ class Outbox:
         delivery_id: Callable[[], str] | None = None,
         *,
         channels: Mapping[str, Channel] | None = None,
-        sent: int | None = None,
     ) -> Record | None:
         """The row, ready to send: it was pending; now it is sending under a lease,
         its delivery id stored (a new one only the first time: from `delivery_id`,
         or from the adapter of the row's channel in `channels`), its attempt counted.
         A row of a channel `channels` has no adapter for fails at once, saying so.
         None when it is not pending (sent, being sent, given up), when it has had
-        all its attempts (it is failed now), or when it waits behind an earlier mail
-        to the same address that is being retried (it is due after that one).
-        `sent` is a row delivered just before, marked sent in the same transaction
-        (one commit per notice when a worker delivers several)."""
+        all its attempts (it is failed now), or when it waits behind an earlier
+        notice to the same address (see the module's docstring): it is due again
+        at once when that one is in flight, else when that one is due."""
         now = self.clock()
+        at = timestamp(now)
         with self.db.writing() as conn:
-            if sent is not None:
-                _SENT.run(conn, {"row": sent, "at": timestamp(now)})
             if channels:  # most claims: one statement
                 names = tuple(sorted(channels))
                 ids = {f"id_{n}": channels[name].delivery_id() for n, name in enumerate(names)}
                 lease = timestamp(now + LEASE)
                 at_once = _claim_at_once(names)
-                found: Record | None = at_once.first(conn, {"row": row_id, "lease": lease, **ids})
+                params = {"row": row_id, "lease": lease, "now": at, **ids}
+                found: Record | None = at_once.first(conn, params)
                 if found is not None:
                     return found
             row = conn.execute(_ROW.with_for_update(), {"id": row_id}).first()
@@ -178,24 +244,40 @@ class Outbox:
                 return None
             if row.attempts >= MAX_ATTEMPTS:  # its sender died during the last attempt
                 why = f"given up after {MAX_ATTEMPTS} attempts (the last one never finished)"
-                _change(conn, row_id, status="failed", last_error=row.last_error or why)
+                _change(
+                    conn,
+                    row_id,
+                    status="failed",
+                    leased_until=None,
+                    last_error=row.last_error or why,
+                )
                 return None
             channel = None if channels is None else channels.get(row.channel)
             if channels is not None and channel is None:
                 known = ", ".join(sorted(channels)) or "none"
                 why = f"no adapter delivers the channel {row.channel!r} (this server has: {known})"
-                _change(conn, row_id, status="failed", last_error=_storable(why, 2000))
+                _change(
+                    conn,
+                    row_id,
+                    status="failed",
+                    leased_until=None,
+                    last_error=_storable(why, 2000),
+                )
                 return None
-            ahead = conn.execute(
-                _RETRIED_AHEAD, {"id": row_id, "channel": row.channel, "to": row.address}
-            ).first()
-            if ahead is not None:
-                _change(conn, row_id, next_attempt_at=max(ahead.next_attempt_at, timestamp(now)))
+            blocker = conn.execute(_BLOCKER, {"id": row_id, "now": at}).first()
+            if blocker is not None:
+                in_flight = (
+                    blocker.status == "sending"
+                    or blocker.attempts == 0
+                    or (blocker.leased_until is not None and blocker.leased_until > at)
+                )
+                due = at if in_flight else max(blocker.next_attempt_at, at)
+                _change(conn, row_id, next_attempt_at=due, leased_until=None)
                 return None
             changes = {
                 "status": "sending",
                 "attempts": row.attempts + 1,
-                "next_attempt_at": timestamp(now + LEASE),
+                "leased_until": timestamp(now + LEASE),
             }
             if row.delivery_id is None:
                 new_id = channel.delivery_id if channel is not None else delivery_id
@@ -211,7 +293,7 @@ class Outbox:
 
     def skipped(self, row_id: int, why: str) -> None:
         """Not sent because it no longer matters (the turn it announced was played)."""
-        self._set(row_id, status="skipped", last_error=why[:2000])
+        self._set(row_id, status="skipped", leased_until=None, last_error=why[:2000])
 
     def failed(self, row_id: int, error: str, *, permanent: bool = False) -> str:
         """A failed attempt: pending again after a backoff, or failed for good after
@@ -220,10 +302,16 @@ class Outbox:
         if row is None:
             raise LookupError(f"there is no outbox row {row_id}")
         if permanent or row.attempts >= MAX_ATTEMPTS:
-            self._set(row_id, status="failed", last_error=error[:2000])
+            self._set(row_id, status="failed", leased_until=None, last_error=error[:2000])
             return "failed"
         due = timestamp(self.clock() + backoff(row.attempts))
-        self._set(row_id, status="pending", next_attempt_at=due, last_error=error[:2000])
+        self._set(
+            row_id,
+            status="pending",
+            next_attempt_at=due,
+            leased_until=None,
+            last_error=error[:2000],
+        )
         return "pending"
 
     def status(self, row_id: int) -> str | None:
@@ -248,47 +336,8 @@ class Outbox:
         """For each address with held turn notices, on each channel, one digest row
         naming their games; the held rows become digested. Returns the new digest
         rows' ids."""
-        now = self._now()
         with self.db.writing() as conn:
-            held = conn.execute(
-                select(
-                    OUTBOX.c.id,
-                    OUTBOX.c.channel,
-                    OUTBOX.c.address,
-                    OUTBOX.c.game_id,
-                    OUTBOX.c.seat,
-                    OUTBOX.c.language,
-                )
-                .where(OUTBOX.c.status == "held")
-                .order_by(OUTBOX.c.id)
-                .with_for_update()
-            ).all()
-            games: dict[tuple[str, str], list[list[Any]]] = {}
-            languages: dict[tuple[str, str], str] = {}  # the newest held notice's
-            for row in held:
-                pair = [row.game_id, row.seat]
-                listed = games.setdefault((row.channel, row.address), [])
-                languages[row.channel, row.address] = row.language
-                if pair not in listed:
-                    listed.append(pair)
-            digests = [
-                rows.new_mail(
-                    None,
-                    None,
-                    "digest",
-                    None,
-                    address,
-                    {"seats": pairs},
-                    now,
-                    channel=channel,
-                    language=languages[channel, address],
-                )
-                for (channel, address), pairs in games.items()
-            ]
-            if held:
-                ids = [row.id for row in held]
-                conn.execute(update(OUTBOX).where(OUTBOX.c.id.in_(ids)).values(status="digested"))
-            return rows.add_mails(conn, digests)
+            return digests.make(conn, self._now())
 
     def answer(self, game_id: str, seat: int, to: str, payload: dict[str, Any]) -> int:
         """Queue the answer to a player's mail, for the seat's holder of now (a link
@@ -321,73 +370,6 @@ class Outbox:
                 select(OUTBOX.c.status, func.count()).group_by(OUTBOX.c.status)
             ).all()
             return {status: count for status, count in found}
-
-
-class Deliveries:
-    """Delivers rows one after another, each through the adapter of its channel:
-    claim it (its delivery id stored first), hand it over, mark it. A row delivered
-    is marked sent in the transaction that claims the next one (or by `finish`), so
-    that a worker's batch costs one commit per notice."""
-
-    def __init__(self, outbox: Outbox, channels: Mapping[str, Channel]) -> None:
-        self.outbox = outbox
-        self.channels = channels
-        self._unmarked: int | None = None  # delivered, not yet marked sent
-
-    def deliver(self, row_id: int) -> str:
-        """What became of the row: sent, skipped (not pending, or moot), pending (to
-        be tried again later, or waiting behind an earlier notice to the same
-        address) or failed (given up). A notice that cannot be written fails at
-        once, with its reason; it never raises into the next one's way."""
-        outbox, sent, self._unmarked = self.outbox, self._unmarked, None
-        try:
-            row = outbox.claim(row_id, channels=self.channels, sent=sent)
-        except Exception:
-            if sent is not None:  # the claim failed; the delivery before it stands
-                outbox.sent(sent)
-            raise
-        if row is None:
-            status = outbox.status(row_id)
-            return status if status in ("pending", "failed") else "skipped"
-        try:
-            self.channels[row.channel].deliver(row)
-        except Moot as why:
-            outbox.skipped(row_id, str(why))
-            return "skipped"
-        except DeliveryFailed as error:
-            return outbox.failed(row_id, error.reason, permanent=error.permanent)
-        except Exception as error:  # trying again cannot help: it fails now
-            text = f"this notice cannot be written: {type(error).__name__}: {error}"
-            return outbox.failed(row_id, text, permanent=True)
-        self._unmarked = row_id
-        return "sent"
-
-    def finish(self) -> None:
-        """Mark the last row delivered sent."""
-        sent, self._unmarked = self._unmarked, None
-        if sent is not None:
-            self.outbox.sent(sent)
-
-
-def deliver(outbox: Outbox, channels: Mapping[str, Channel], row_id: int) -> str:
-    """Deliver one row (see Deliveries.deliver) and mark it."""
-    deliveries = Deliveries(outbox, channels)
-    try:
-        return deliveries.deliver(row_id)
-    finally:
-        deliveries.finish()
-
-
-def deliver_due(outbox: Outbox, channels: Mapping[str, Channel]) -> int:
-    """Deliver every row that is due, in this process (what the workers do, for
-    development and tests without a broker). Returns how many were sent."""
-    deliveries = Deliveries(outbox, channels)
-    try:
-        return sum(deliveries.deliver(row_id) == "sent" for row_id in outbox.take_due())
-    finally:
-        deliveries.finish()
-        for channel in channels.values():
-            channel.close()
 
 
 def _change(conn: Connection, row_id: int, **values: Any) -> None:

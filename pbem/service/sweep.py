@@ -36,6 +36,19 @@ class Work:
     time_outs: list[tuple[str, int, int]] = field(default_factory=list)  # game, seat, seq
     bots: list[tuple[str, int, int]] = field(default_factory=list)  # game, seat, seq
     failed: list[str] = field(default_factory=list)  # games that could not be swept (logged)
+    reminders: int = 0  # reminders this sweep queued (their mails are among `mails`)
+    link_requests: int = 0  # My games link requests this sweep answered
+
+    def counts(self) -> dict[str, int]:
+        """How much of each there was, as the sweep record keeps it."""
+        return {
+            "mails": len(self.mails),
+            "time_outs": len(self.time_outs),
+            "bots": len(self.bots),
+            "reminders": self.reminders,
+            "failed_games": len(self.failed),
+            "link_requests": self.link_requests,
+        }
 
 
 class Sweeper:
@@ -64,7 +77,8 @@ class Sweeper:
                 log.exception("sweep: game %s skipped, its undo request cannot be lapsed", game_id)
                 work.failed.append(game_id)
         try:
-            self.service.answer_link_requests()  # their mails go out with this sweep's
+            # their mails go out with this sweep's
+            work.link_requests = len(self.service.answer_link_requests())
         except Exception:
             log.exception("sweep: the link requests could not be answered; the next sweep tries")
         work.mails = self.outbox.take_due(now)
@@ -104,8 +118,8 @@ class Sweeper:
         reminders = options.get("reminders") or []
         hours_before = [game_options.checked_reminder(hours) for hours in reminders]
         for hours in hours_before:
-            if now >= due - timedelta(hours=hours):
-                self.service.remind(game_id, seq, hours)
+            if now >= due - timedelta(hours=hours) and self.service.remind(game_id, seq, hours):
+                work.reminders += 1
 
     def _clocks(self) -> list[tuple[str, int, int, str | None, dict[str, Any], str]]:
         """The games in play whose seat to move is a bot, or whose deadline is near

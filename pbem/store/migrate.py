@@ -49,10 +49,14 @@ def current_revision(database: Database) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
+def head_revision(database: Database) -> str | None:
+    """The newest revision this code's migrations know."""
+    return ScriptDirectory.from_config(alembic_config(database)).get_current_head()
+
+
 def require_current(database: Database) -> None:
     """Refuse to work on a database whose schema is missing or out of date."""
-    config = alembic_config(database)
-    head = ScriptDirectory.from_config(config).get_current_head()
+    head = head_revision(database)
     current = current_revision(database)
     if current != head:
         raise OutOfDate(

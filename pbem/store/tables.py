@@ -140,9 +140,13 @@ class Outbox(SQLModel, table=True):
     # skipped (moot by the time it was due: a turn already played, say)
     status: str = Field(default="pending", max_length=16)
     attempts: int = 0
-    # pending: when the sweep may hand it (again) to a worker, backing off after each
-    # failure; sending: when the sender's lease runs out (it crashed, if still sending)
+    # When it is due: written, or backing off after a failure (never moved by a
+    # hand-out or a claim, so a row waiting behind another knows the difference).
     next_attempt_at: str = Field(max_length=32)
+    # While it is handed to a worker (pending) or being sent (sending): until when the
+    # hand-out or the sender holds it. A live sender renews it; once it runs out, the
+    # sweep hands the row out again (its sender died, or its task was lost).
+    leased_until: str | None = Field(default=None, max_length=32)
     # The channel's id of the message (for e-mail its Message-ID), set before the
     # first attempt, so that a resend is the same message.
     delivery_id: str | None = Field(default=None, max_length=200)

@@ -23,14 +23,16 @@ from pbem.bootstrap import Parts, build
 from pbem.games import GAMES
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
+from pbem.mail.inbound import TEMPORARY as UNAVAILABLE
 from pbem.service import ServiceError
 
-from . import limits
+from . import limits, requestid
 from .context import parts
 from .csp import content_security_policy
 from .redact import hide_secrets_in_request_log, redact
 
 csrf = CSRFProtect()
+RETRY_AFTER = "30"  # seconds, when the database or the broker is away
 JSON_PREFIXES = ("/api/", "/inbound/")  # answered in JSON, errors included
 # No control character (C0, DEL or C1) in a path, header or form value may reach the
 # service: PostgreSQL refuses NUL in text, and none of them is ever meant.
@@ -68,8 +70,9 @@ def create_app(parts: Parts | None = None) -> Flask:
         # client's own X-Forwarded-For is never read.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=parts.settings.trusted_proxies)  # type: ignore[method-assign]
     csrf.init_app(app)
+    requestid.init_app(app)
 
-    from . import api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
+    from . import admin, api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -84,6 +87,8 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(live.bp)
+    csrf.exempt(admin.bp)  # checks its forms itself: a script with the admin key sends none
+    app.register_blueprint(admin.bp)
     for game in _game_assets():
         app.register_blueprint(game)
     if parts.settings.dev:
@@ -119,6 +124,21 @@ def create_app(parts: Parts | None = None) -> Flask:
         headers = dict(error.get_headers())
         allowed = {k: v for k, v in headers.items() if k in ("Allow", "Retry-After")}
         return (*answer, allowed)
+
+    def unavailable(error: Exception) -> tuple:
+        # A part the server needs is away (the database, or the broker): one line in
+        # the log, and an answer that says to come back, on every route alike.
+        path = redact(request.path, request.method)
+        first = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+        current_app.logger.warning(
+            "unavailable on %s %s: %s: %s", request.method, path, type(error).__name__, first
+        )
+        message = _("the server cannot reach its database just now; try again in a minute")
+        return (*_refusal(message, None, 503), {"Retry-After": RETRY_AFTER})
+
+    for away in UNAVAILABLE:
+        if issubclass(away, Exception):
+            app.register_error_handler(away, unavailable)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple:

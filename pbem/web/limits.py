@@ -27,6 +27,7 @@ SIGNING_IN = "10 per 10 minutes"  # mailed links (sign in, sign out) one client 
 POLLING_DASHBOARD = "60 per minute"
 TALKING = "20 per minute"  # chat lines one client may send (a seat's: 6 a minute, the service)
 WATCHING_TALK = "5 per minute"  # spectators' chat lines one client may send
+ADMIN_SIGNING_IN = "5 per 10 minutes"  # tries of the admin key one client may make
 # endpoint: (limit, scope); endpoints of one scope share one count per client
 LIMITED = {
     "api.create_game": (CREATING, "creating"),
@@ -39,6 +40,7 @@ LIMITED = {
     "mine.sign_in": (SIGNING_IN, "signing in"),
     "mine.sign_out_everywhere": (SIGNING_IN, "signing in"),
     "mine.dashboard_live": (POLLING_DASHBOARD, "polling the dashboard"),
+    "admin.sign_in": (ADMIN_SIGNING_IN, "admin signing in"),
 }
 
 

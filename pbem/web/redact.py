@@ -22,6 +22,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, Rule
 from werkzeug.routing.exceptions import RoutingException
 
+from pbem import logs
+
 # The names of the route variables and query parameters that carry a secret: a seat
 # token or a sign-in link's token (`token`), a deadline feed's id (`feed`), a new-game
 # form's key (`key`), a mailed link that acts once (`link`).
@@ -202,6 +204,7 @@ def hide_secrets_in_request_log(url_map: Map) -> None:
     """Hide the secrets of `url_map`'s routes in werkzeug's request log (the filter
     is installed once) and in gunicorn's access log."""
     learn(url_map)
+    logs.add_redactor(redact)  # every line of the process, not only the request log
     logger = logging.getLogger("werkzeug")
     if not any(isinstance(f, RedactingFilter) for f in logger.filters):
         logger.addFilter(RedactingFilter())
@@ -209,7 +212,31 @@ def hide_secrets_in_request_log(url_map: Map) -> None:
 
 class GunicornLogger(Logger):
     """gunicorn's logger, with the secrets of each access log line hidden whatever
-    access_log_format names."""
+    access_log_format names; its error and access lines, and every line of the app,
+    written as the settings' log_format says (text or JSON, see pbem.logs), each
+    access line with the request id the app answered with."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        from pbem.config import ConfigError, load_settings
+
+        try:
+            settings = load_settings()
+            log_format, level = settings.log_format, settings.log_level
+        except ConfigError:  # the app refuses to start and says why
+            log_format, level = "text", "INFO"
+        logs.configure("web", log_format, level)
+        for log in (self.error_log, self.access_log):
+            for handler in log.handlers:
+                handler.setFormatter(logs.formatter(log_format))
+                if not any(isinstance(f, logs.Redacting) for f in handler.filters):
+                    # an access line's addresses are hidden already, by its method
+                    handler.addFilter(logs.Redacting(added=log is not self.access_log))
+
+    def access(self, resp: Any, req: Any, environ: dict, request_time: Any) -> None:
+        said = dict(getattr(resp, "headers", None) or [])
+        with logs.context(request_id=said.get("X-Request-ID")):
+            super().access(resp, req, environ, request_time)
 
     def atoms(self, resp: Any, req: Any, environ: dict, request_time: Any) -> dict:
         atoms = super().atoms(resp, req, environ, request_time)

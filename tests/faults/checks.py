@@ -24,7 +24,10 @@ from pbem.store.tables import Game as GameRow
 from pbem.store.tables import Seat as SeatRow
 from pbem.store.tables import Snapshot
 
-IN_FLIGHT = "SELECT status, next_attempt_at FROM outbox WHERE status IN ('pending', 'sending')"
+IN_FLIGHT = (
+    "SELECT status, next_attempt_at, leased_until FROM outbox"
+    " WHERE status IN ('pending', 'sending')"
+)
 
 
 def drain(stack: Stack, timeout: float = 900.0) -> None:
@@ -46,7 +49,9 @@ def drain(stack: Stack, timeout: float = 900.0) -> None:
             if any(g.status != "finished" for g in games):
                 stack.clock.forward(HOURS_PER_TURN * 3600 + 60)
             else:
-                due = max(parse_timestamp(m.next_attempt_at) for m in mails)
+                due = max(
+                    parse_timestamp(max(m.next_attempt_at, m.leased_until or "")) for m in mails
+                )
                 ahead = (due - datetime.now(UTC)).total_seconds() + 60
                 stack.clock.set(max(stack.clock.shift, ahead))
             changed = time.monotonic()

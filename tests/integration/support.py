@@ -51,7 +51,7 @@ def sweep_and_deliver(parts) -> None:
     """What the scheduler and a worker do: one sweep (which answers the requests for
     My games links among the rest) and the delivery, in this process, of the mails
     it hands out."""
-    from pbem.service.outbox import Deliveries
+    from pbem.service.delivery import Deliveries
     from pbem.service.sweep import Sweeper
 
     work = Sweeper(parts.service, parts.outbox, parts.service.clock).sweep()
@@ -183,6 +183,32 @@ class Table:
         return self.parts.service.state_at(self.game)["seq"]
 
 
+def claim_alone(outbox, row_id: int, message_id):
+    """The row claimed as a worker claims it, but whatever notices to its address
+    wait before it (they stay as they are): for tests of what a mail says, which
+    write and compose notices in an order of their own."""
+    with outbox.db.writing() as conn:
+        waiting = conn.execute(
+            core_select(rows.OUTBOX.c.id, rows.OUTBOX.c.status).where(
+                rows.OUTBOX.c.id < row_id, rows.OUTBOX.c.status.in_(("pending", "sending"))
+            )
+        ).all()
+        for ahead in waiting:  # out of the way for the claim, as they were after it
+            conn.execute(
+                update(rows.OUTBOX).where(rows.OUTBOX.c.id == ahead.id).values(status="paused")
+            )
+    try:
+        return outbox.claim(row_id, message_id)
+    finally:
+        with outbox.db.writing() as conn:
+            for ahead in waiting:
+                conn.execute(
+                    update(rows.OUTBOX)
+                    .where(rows.OUTBOX.c.id == ahead.id)
+                    .values(status=ahead.status)
+                )
+
+
 class MailWriter:
     """Outbox rows of any kind for one game (the service's own row when it wrote
     one), claimed as a worker claims them, and the mails they compose into."""
@@ -212,7 +238,7 @@ class MailWriter:
                 conn.execute(
                     update(rows.OUTBOX).where(rows.OUTBOX.c.id == row_id).values(language=language)
                 )
-        row = self.parts.outbox.claim(row_id, self.composer.message_id)
+        row = claim_alone(self.parts.outbox, row_id, self.composer.message_id)
         assert row is not None
         return row
 

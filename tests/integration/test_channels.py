@@ -17,8 +17,8 @@ from celery.contrib.testing.worker import start_worker
 from pbem.bootstrap import build
 from pbem.config import load_settings
 from pbem.service import PlayerSpec, rows
+from pbem.service.delivery import deliver
 from pbem.service.notices import DeliveryFailed, Moot
-from pbem.service.outbox import deliver
 from pbem.service.sweep import Work
 from pbem.store import migrate
 from pbem.store.events import timestamp
@@ -101,7 +101,9 @@ def test_a_chat_channel_gets_its_notices_through_the_outbox_the_broker_and_a_wor
         ("chat", "digest", "@ben:chat.example", {"seats": []}),
     )
     with start_worker(parts.celery, pool="solo", perform_ping_check=False, loglevel="WARNING"):
-        hand_out(parts.celery, Work(mails=ids))  # what the scheduler does with a sweep
+        hand_out(
+            parts.celery, Work(mails=ids), parts.outbox
+        )  # what the scheduler does with a sweep
         _wait(lambda: len(chat.said) == 2, "the chat notices")
         _wait(lambda: [parts.outbox.status(i) for i in ids] == ["sent", "sent"], "sent")
 

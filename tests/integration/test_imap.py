@@ -76,10 +76,13 @@ def imap():
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(100):  # until it listens
+    deadline = time.monotonic() + 120  # until it listens (slowly on a loaded machine)
+    while True:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 break
+        assert server.poll() is None, "dovecot ended before it listened"
+        assert time.monotonic() < deadline, "dovecot did not listen"
         time.sleep(0.05)
     yield port, "play", "imap-secret"
     server.terminate()

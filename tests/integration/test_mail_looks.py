@@ -22,6 +22,8 @@ from pbem.service import PlayerSpec, rows
 from pbem.service.notices import Kind
 from pbem.store.events import timestamp
 
+from support import claim_alone
+
 CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
 URL = re.compile(r"https?://\S+")
 
@@ -59,7 +61,7 @@ def table(make_parts, clock):
                 )
             ).scalar()
             row_id = found if found is not None else rows.add_mails(conn, [mail])[0]
-        return composer.compose(parts.outbox.claim(row_id, composer.message_id))
+        return composer.compose(claim_alone(parts.outbox, row_id, composer.message_id))
 
     return parts, game, write
 

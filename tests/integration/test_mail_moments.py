@@ -17,13 +17,14 @@ from pbem.games import get
 from pbem.mail.compose import Composer
 from pbem.service import rows
 from pbem.service.cache import StateCache
+from pbem.service.delivery import deliver
 from pbem.service.moment import moment
 from pbem.service.notices import DeliveryFailed
-from pbem.service.outbox import Outbox, deliver
+from pbem.service.outbox import Outbox
 from pbem.service.unit import Context
 from pbem.store.events import timestamp
 
-from support import SHORT, token, two_players
+from support import SHORT, claim_alone, token, two_players
 
 
 def _reading(service, settings) -> Context:
@@ -106,7 +107,7 @@ def _row(service, clock, outbox, composer, game_id, kind, seat, to):
         if row_id is None:
             mail = rows.new_mail(game_id, seq, kind, seat, to, {}, timestamp(clock()))
             (row_id,) = rows.add_mails(conn, [mail])
-    return outbox.claim(row_id, composer.message_id)
+    return claim_alone(outbox, row_id, composer.message_id)
 
 
 def test_a_seats_mail_never_shows_what_another_seats_mail_at_the_same_moment_was_shown(

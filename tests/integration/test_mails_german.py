@@ -24,7 +24,7 @@ from pbem.service import PlayerSpec
 from pbem.service.notices import Kind
 from pbem.store.events import timestamp
 
-from support import MailWriter
+from support import MailWriter, claim_alone
 
 NAMES = frozenset({"Anna", "Bernd"})
 BOTH = frozenset({"Minute"})  # German words English spells the same
@@ -356,7 +356,7 @@ def test_a_german_players_mail_is_answered_in_german(german_table, body, status)
     (row,) = table.answers()
     assert row.language == "de"
     composer = Composer(table.parts.service, table.parts.settings)
-    claimed = table.parts.outbox.claim(row.id, composer.message_id)
+    claimed = claim_alone(table.parts.outbox, row.id, composer.message_id)
     answer = composer.compose(claimed)
     allowed = frozenset({"Ann", "Ben"}) | SAY | _typed("mall") | BOTH
     left = _english(answer, allowed)

@@ -23,11 +23,13 @@ from email.parser import BytesParser
 
 import pytest
 from aiosmtpd.controller import Controller
+from sqlalchemy import update
 from sqlmodel import select
 
 from pbem.bootstrap import build
 from pbem.config import load_settings
 from pbem.service import PlayerSpec, rows
+from pbem.service.rows import GAMES
 from pbem.service.sweep import Sweeper
 from pbem.service.tokens import token_hash
 from pbem.store.events import timestamp
@@ -233,7 +235,7 @@ def test_smtp_refusing_for_a_while_then_accepting_delivers_everything_once(stack
     stack.mailbox.refuse = False
     later = datetime.now(UTC) + timedelta(minutes=10)  # past the backoff
     sweeper = Sweeper(service, stack.parts.outbox, lambda: later)
-    hand_out(stack.celery, sweeper.sweep())
+    hand_out(stack.celery, sweeper.sweep(), stack.parts.outbox)
     eventually(lambda: all_sent(stack.parts), "the second attempts")
     assert sorted(stack.mailbox.kinds()) == [
         ("invitation", "ann@example.com"),
@@ -268,7 +270,11 @@ def test_a_worker_killed_while_delivering_loses_nothing(stack):
     assert row.status == "sending"
     stack.start_worker()
     later = datetime.now(UTC) + timedelta(minutes=10)  # past the dead worker's lease
-    hand_out(stack.celery, Sweeper(service, stack.parts.outbox, lambda: later).sweep())
+    hand_out(
+        stack.celery,
+        Sweeper(service, stack.parts.outbox, lambda: later).sweep(),
+        stack.parts.outbox,
+    )
     eventually(lambda: all_sent(stack.parts), "the mail to go again")
     ids = [m["Message-ID"] for m in stack.mailbox.messages if m["X-Pbem-Kind"] == "invitation"]
     assert ids == [row.delivery_id, row.delivery_id]  # sent again, as the same mail
@@ -283,13 +289,21 @@ def test_two_schedulers_at_once_send_one_reminder(stack):
         SHORT_GAME,
     )
     eventually(lambda: all_sent(stack.parts), "the invitations")
-    start = datetime.now(UTC) + timedelta(hours=25)
-    schedulers = [Sweeper(service, stack.parts.outbox, lambda: start) for _ in range(2)]
+    # the turn's deadline 23 hours away, so that its reminder is due now: the
+    # schedulers and the worker then share one clock (a scheduler's clock a day
+    # ahead would take back the leases the worker holds on the same rows)
+    with stack.parts.database.writing() as conn:
+        conn.execute(
+            update(GAMES)
+            .where(GAMES.c.id == created.game_id)
+            .values(deadline_at=timestamp(datetime.now(UTC) + timedelta(hours=23)))
+        )
+    schedulers = [Sweeper(service, stack.parts.outbox, service.clock) for _ in range(2)]
     barrier = threading.Barrier(2)
 
     def sweep(sweeper: Sweeper) -> None:
         barrier.wait()
-        hand_out(stack.celery, sweeper.sweep())
+        hand_out(stack.celery, sweeper.sweep(), stack.parts.outbox)
 
     threads = [threading.Thread(target=sweep, args=(s,)) for s in schedulers]
     for thread in threads:
@@ -297,7 +311,7 @@ def test_two_schedulers_at_once_send_one_reminder(stack):
     for thread in threads:
         thread.join()
     for sweeper in schedulers:  # and again: nothing new
-        hand_out(stack.celery, sweeper.sweep())
+        hand_out(stack.celery, sweeper.sweep(), stack.parts.outbox)
     eventually(lambda: all_sent(stack.parts), "the reminder")
     reminders = [k for k in stack.mailbox.kinds() if k[0].startswith("reminder")]
     assert reminders == [("reminder", "ann@example.com")]

@@ -34,7 +34,7 @@ from pbem.service.tokens import token_hash
 from pbem.store.events import EVENT_TYPES, VERSIONS, timestamp
 
 from abuse import examples
-from support import SHORT, token
+from support import SHORT, claim_alone, token
 
 OUTBOX = rows.OUTBOX
 PEOPLE = [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")]
@@ -325,7 +325,7 @@ def _compose(service, composer, outbox, clock, game_id, seq, kind, seat, to, pay
     mail = rows.new_mail(game_id, seq, kind, seat, to, payload, timestamp(clock()))
     with service.db.writing() as conn:
         (row_id,) = rows.add_mails(conn, [mail])
-    return composer.compose(outbox.claim(row_id, composer.message_id))
+    return composer.compose(claim_alone(outbox, row_id, composer.message_id))
 
 
 def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):

@@ -315,11 +315,14 @@ def test_pbem_web_logs_no_token_and_prints_no_password(tmp_path):
         text=True,
     )
     try:
-        for _ in range(100):
+        deadline = time.monotonic() + 120  # a loaded machine starts it slowly
+        while True:  # until it answers, or it ended
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/static/site.css")
                 break
             except OSError:
+                assert server.poll() is None, "pbem web ended before it answered"
+                assert time.monotonic() < deadline, "pbem web did not answer"
                 time.sleep(0.1)
         assert _status_of(f"http://127.0.0.1:{port}/g/{game_id}/{tokens[1]}") == 302
         request = urllib.request.Request(
