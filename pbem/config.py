@@ -56,6 +56,7 @@ class Settings:
     log_format: str
     log_level: str
     heartbeat_seconds: int
+    metrics_bind: str
     clock_file: str  # tests only: see config/defaults.toml
     instance_dir: Path
 
@@ -107,6 +108,13 @@ def _check_talk(per_game: int, per_writer: int) -> None:
         raise ConfigError(
             f"talk_lines_per_writer: 1 to talk_lines_per_game ({per_game}) lines, not {per_writer}"
         )
+
+
+def _check_metrics_bind(bind: str) -> None:
+    """Empty, or the HOST:PORT of one of the web server's binds."""
+    host, _, port = bind.rpartition(":")
+    if bind and not (host and port.isdigit() and 1 <= int(port) <= 65535):
+        raise ConfigError(f"metrics_bind: HOST:PORT of one of the server's binds, not {bind!r}")
 
 
 def instance_folder(environ: Mapping[str, str] | None = None) -> Path:
@@ -166,5 +174,6 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
             f"not {authserv_id[:80]!r}"
         )
     values["authserv_id"] = authserv_id
+    _check_metrics_bind(values["metrics_bind"])
     values["database_url"] = values["database_url"].replace("{instance}", str(instance))
     return Settings(**values)

@@ -13,6 +13,7 @@ from celery import Celery, signals
 
 import pbem.logs as logs
 from pbem.config import Settings
+from pbem.metrics import task_done
 from pbem.service import Service
 from pbem.service.notices import Channel
 from pbem.service.outbox import Outbox
@@ -155,6 +156,24 @@ def celery_app(settings: Settings, parts: Callable[[], WorkerParts] | None = Non
     celery = PbemCelery(settings, parts)
     celery.set_default()
     return celery
+
+
+def _count(outcome: str) -> Callable[..., None]:
+    """A receiver of a Celery task signal that counts the task's outcome."""
+
+    def count(sender: Any = None, **_signal: Any) -> None:
+        task_done(str(getattr(sender, "name", sender)), outcome)
+
+    return count
+
+
+# Every task of any pbem app in this process, counted by name and outcome.
+for _signal, _outcome in (
+    (signals.task_success, "success"),
+    (signals.task_failure, "failure"),
+    (signals.task_retry, "retry"),
+):
+    _signal.connect(_count(_outcome), weak=False, dispatch_uid=f"pbem.metrics.{_outcome}")
 
 
 def notifier(celery: Celery) -> Callable[[Notice], None]:

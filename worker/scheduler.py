@@ -19,6 +19,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from celery import Celery
 
 from pbem.logs import redact
+from pbem.metrics import SWEEP_SECONDS
 from pbem.service import Service
 from pbem.service.outbox import Outbox
 from pbem.service.sweep import Sweeper, Work
@@ -65,12 +66,14 @@ def hand_out(celery: Celery, work: Work, outbox: Outbox) -> None:
 
 def _sweep(celery: Celery, sweeper: Sweeper) -> tuple[Work | None, str | None]:
     """One sweep and its hand-out: the work, or None and the error that failed it."""
+    started = time.perf_counter()
     try:
         work = sweeper.sweep()
         hand_out(celery, work, sweeper.outbox)
     except Exception as error:
         log.exception("sweep failed; the next one, in a few seconds, tries again")
         return None, redact(f"{type(error).__name__}: {error}")
+    SWEEP_SECONDS.observe(time.perf_counter() - started)
     if work.failed:
         log.error("%d games could not be swept: %s", len(work.failed), ", ".join(work.failed))
     return work, None

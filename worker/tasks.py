@@ -9,6 +9,7 @@ import logging
 
 from celery import Task, shared_task
 
+from pbem.metrics import delivered
 from pbem.service import BadRequest, NotFound, Stale
 from pbem.service.delivery import Deliveries, Heartbeat
 
@@ -48,6 +49,7 @@ def deliver_mail(self: Task, row_ids: list[int]) -> list[str]:
                     outcomes.append("error")
                 heartbeat.done(row_id)
                 log.info("notice %s: %s", row_id, outcomes[-1])
+                delivered(outcomes[-1])
         finally:
             try:
                 deliveries.finish()

@@ -53,6 +53,12 @@ SERVER_COMMANDS = {
         " outbox's backlog and failures.",
     ),
     "inbound": ("mailin", "inbound", "Handle one RFC 822 mail read from stdin."),
+    "lmtp": (
+        "lmtp",
+        "lmtp",
+        "Run an LMTP listener that a mail server delivers replies to, instead of starting"
+        " `pbem inbound` for each mail.",
+    ),
     "imap-poll": (
         "mailin",
         "imap_poll",

@@ -88,7 +88,7 @@ def restore(file: Path, force: bool) -> None:
     except backups.BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"restored {file} (revision {revision or 'none'}) into {shown}")
-    head = migrate.head_revision(database)
+    head = migrate.head_revision()
     if migrate.current_revision(database) != head:
         migrate.upgrade(database)
         click.echo(f"the backup was at revision {revision or 'none'}: upgraded to {head}")

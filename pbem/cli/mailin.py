@@ -1,25 +1,28 @@
 """`pbem inbound` (one mail on stdin, for a mail server's pipe) and `pbem imap-poll`:
-playing by replying to the turn mails."""
+playing by replying to the turn mails. A mail server starts `pbem inbound` once per
+mail, so it imports only what handling a mail takes (not the Celery app until an
+answer is handed on, nor the mail composer or the web app)."""
 
 from __future__ import annotations
 
 import sys
 import time
-from imaplib import IMAP4
+from typing import TYPE_CHECKING
 
 import click
 
-from pbem.mail.inbound import TEMPORARY, Inbound
-
-from .parts import checked_parts, logged
+if TYPE_CHECKING:
+    from pbem.mail.inbound import Inbound
 
 EX_NOUSER, EX_TEMPFAIL = 67, 75  # sysexits.h: the mail server bounces, or tries again
 
 
 def _handler(kind: str) -> Inbound:
-    """The inbound handler of this process (its answers go to the broker at once
-    when one is configured), its logs set up."""
-    parts = checked_parts()
+    """The inbound handler of this process (its answers go to the broker as they
+    are written when one is configured), its logs set up."""
+    from .parts import checked_inbound, logged
+
+    parts = checked_inbound()
     logged(kind, parts)
     return parts.inbound
 
@@ -36,6 +39,8 @@ def inbound(recipient: str | None) -> None:
     bounce it (not a signed reply address, too large, cannot be read), 75 when it
     should try again later (the database or the broker away, or the mail in hand
     elsewhere)."""
+    from pbem.mail.inbound import TEMPORARY
+
     raw = sys.stdin.buffer.read()
     try:
         handler = _handler("inbound")
@@ -71,7 +76,10 @@ def imap_poll(
     """Read replies from an IMAP mailbox and act on them (mark each seen once
     handled, or refused). With --once, exit 75 when the mailbox or the database
     cannot be reached."""
+    from imaplib import IMAP4
+
     from pbem.mail.imap import poll
+    from pbem.mail.inbound import TEMPORARY
 
     handler = _handler("imap-poll")
     passing: tuple[type[BaseException], ...] = (*TEMPORARY, OSError, IMAP4.error)

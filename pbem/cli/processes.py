@@ -36,10 +36,34 @@ def _celery(parts: Parts) -> PbemCelery:
     return parts.celery
 
 
+METRICS_PORT = click.option(
+    "--metrics-port",
+    type=click.IntRange(1, 65535),
+    help="Serve this process's Prometheus metrics on http://HOST:PORT/metrics.",
+)
+METRICS_HOST = click.option(
+    "--metrics-host", default="127.0.0.1", show_default=True, help="Where --metrics-port listens."
+)
+
+
+def _serve_metrics(port: int | None, host: str) -> None:
+    if port is not None:
+        from pbem import metrics
+
+        try:
+            metrics.serve(port, host)
+        except OSError as error:
+            raise click.ClickException(f"metrics on {host}:{port}: {error.strerror}") from None
+
+
 @click.command()
 @click.option("--concurrency", type=int, default=4, show_default=True)
 @click.option("--loglevel", help="Default: the log_level setting (PBEM_LOG_LEVEL).")
-def worker(concurrency: int, loglevel: str | None) -> None:
+@METRICS_PORT
+@METRICS_HOST
+def worker(
+    concurrency: int, loglevel: str | None, metrics_port: int | None, metrics_host: str
+) -> None:
     """Run a Celery worker: mail delivery, bot turns, timeouts. Exits 1 when it
     stops on an unrecoverable error (its broker gone for good)."""
     from celery import signals
@@ -51,6 +75,7 @@ def worker(concurrency: int, loglevel: str | None) -> None:
         raise click.BadParameter(f"one of {', '.join(logs.LEVELS)}", param_hint="--loglevel")
     logs.configure("worker", settings.log_format, level)  # its warnings at start too
     celery = _celery(parts)
+    _serve_metrics(metrics_port, metrics_host)
 
     def our_logging(**_signal: object) -> None:  # Celery then configures none of its own
         logs.configure("worker", settings.log_format, level)
@@ -65,7 +90,9 @@ def worker(concurrency: int, loglevel: str | None) -> None:
 
 
 @click.command()
-def scheduler() -> None:
+@METRICS_PORT
+@METRICS_HOST
+def scheduler(metrics_port: int | None, metrics_host: str) -> None:
     """Run the scheduler (exactly one per installation): sweeps deadlines,
     reminders, bot turns and the outbox, and hands the work to the workers."""
     from worker import scheduler as schedule
@@ -73,6 +100,7 @@ def scheduler() -> None:
     parts = checked_parts()
     logged("scheduler", parts)
     celery = _celery(parts)
+    _serve_metrics(metrics_port, metrics_host)
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(0)  # the scheduler gives its leader lock up on the way out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from flask.helpers import get_debug_flag
+from sqlalchemy.exc import OperationalError
 
 from pbem import logs
 from pbem.bootstrap import build
@@ -21,9 +22,13 @@ def web(host: str, port: int) -> None:
     try:
         parts = build()
         logs.configure("web", parts.settings.log_format, parts.settings.log_level)
-        migrate.upgrade(parts.database)
     except ConfigError as error:
         raise click.ClickException(str(error)) from None
+    try:
+        migrate.upgrade(parts.database)
+    except OperationalError as error:  # it serves all the same; /readyz says what is wrong
+        why = str(error.orig).strip().splitlines()[0] if error.orig else type(error).__name__
+        click.echo(f"the database cannot be upgraded now: {why}", err=True)
     shown = parts.settings.shown_database_url()
     click.echo(f"pbem web on http://{host}:{port}/ (database {shown})")
     # Never the Werkzeug debugger (it runs code for whoever sees it) outside dev mode.

@@ -11,8 +11,6 @@ from pbem.i18n import gettext as _
 from pbem.service import Service
 from pbem.service.inbox import PER_SENDER_PER_HOUR
 
-from .templating import mails_of
-
 MAX_IGNORED = 5  # further lines named back in an answer, at most
 MAX_LINE = 200  # characters of a line read or named back
 MOVE_LINE = N_("Write your move on the first line of your reply, in the game's notation:")
@@ -25,6 +23,8 @@ COMMANDS = N_(
 
 def grammar(service: Service, game_id: str) -> list[str]:
     """How to write a move in the game, and the commands."""
+    from .templating import mails_of  # Jinja, loaded only when a grammar is written
+
     game = GAMES[service.state_at(game_id)["game"]]
     helps = [_(line) for line in mails_of(game).HELP]  # the game's catalog has them
     return [_(MOVE_LINE), *helps, *_(COMMANDS).splitlines()]

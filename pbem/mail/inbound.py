@@ -17,7 +17,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.parser import BytesParser
@@ -37,6 +37,7 @@ from pbem.store.events import MOVE_TYPES, UndoDone
 
 from . import answers, headers, replyto, talk
 from .answers import MAX_LINE
+from .handled import FORGED, MALFORMED, NO_ADDRESS, TOO_LARGE, UNREADABLE, Handled
 from .reading import body_text, reply_lines
 
 try:  # the broker away
@@ -55,21 +56,6 @@ TEMPORARY: tuple[type[BaseException], ...] = (
     BrokerDown,
 )
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,180}@[!-;=?-~]{1,180}>")
-
-
-@dataclass
-class Handled:
-    """What became of an incoming mail. `bounce` is true when the mail server should
-    refuse it (a reply address this server did not sign, a mail too large or that
-    cannot be read); `retry` when it should try again later (another handler has it
-    in hand)."""
-
-    status: str
-    detail: str = ""
-    bounce: bool = False
-    answer: int | None = None  # the outbox row of the answer, if any
-    ignored: list[str] = field(default_factory=list)
-    retry: bool = False
 
 
 @dataclass
@@ -116,7 +102,7 @@ class Inbound:
         entry = _Entry()
         try:
             with logs.context():  # the lines of this mail carry its game and seat
-                return self._handle(raw, recipient, entry)
+                handled = self._handle(raw, recipient, entry)
         except TEMPORARY:
             if entry.received:
                 try:
@@ -128,17 +114,19 @@ class Inbound:
             log.warning("mail refused: %s: %s", type(error).__name__, error)
             why = "the mail could not be read"
             try:
-                return self._refused(entry, raw, why, bounce=True)
+                handled = self._refused(entry, raw, why, UNREADABLE)
             except TEMPORARY:
                 raise
             except Exception as unrecorded:  # refused all the same
                 log.error("refused mail not recorded: %s", unrecorded)
-                return Handled("refused", why, bounce=True)
+                handled = Handled("refused", why, bounce=True, reason=UNREADABLE)
+        handled.game = entry.game_id
+        return handled
 
     def _handle(self, raw: bytes, recipient: str | None, entry: _Entry) -> Handled:
         if len(raw) > MAX_BYTES:
             return self._refused(
-                entry, raw, f"the mail is larger than {MAX_BYTES} bytes", bounce=True
+                entry, raw, f"the mail is larger than {MAX_BYTES} bytes", TOO_LARGE
             )
         message = BytesParser(policy=policy.default).parsebytes(raw)
         entry.message_id = headers.first(message, "Message-ID").strip()
@@ -148,18 +136,18 @@ class Inbound:
         address = replyto.find([recipient or "", *headers.recipients(message)])
         if address is None:
             return self._refused(
-                entry, raw, "no game's reply address among the recipients", bounce=True
+                entry, raw, "no game's reply address among the recipients", NO_ADDRESS
             )
         try:
             reply = replyto.read(self.key, self.settings.mail_domain, address, self._holder)
         except replyto.Forged as error:
-            return self._refused(entry, raw, str(error), bounce=True)
+            return self._refused(entry, raw, str(error), FORGED)
         entry.game_id = reply.game_id
         logs.bind(game_id=reply.game_id, seat=reply.seat)
         sender = headers.sender(message)
         if sender is None or not entry.message_id:
             return self._refused(
-                entry, raw, "a mail needs one readable From address and a Message-ID", bounce=True
+                entry, raw, "a mail needs one readable From address and a Message-ID", MALFORMED
             )
         entry.sender = sender
         link = self._link(reply)
@@ -216,11 +204,12 @@ class Inbound:
     def _link(self, reply: replyto.ReplyTo) -> SeatLink:
         return next(s for s in self.service.seat_links(reply.game_id) if s.seat == reply.seat)
 
-    def _refused(self, entry: _Entry, raw: bytes, why: str, *, bounce: bool = False) -> Handled:
-        """Record the mail as refused (no answer goes to anyone)."""
+    def _refused(self, entry: _Entry, raw: bytes, why: str, bounce: str = "") -> Handled:
+        """Record the mail as refused (no answer goes to anyone); it bounces when
+        `bounce` gives the reason why (see pbem.mail.handled)."""
         key = entry.message_id or "sha256-of-mail:" + hashlib.sha256(raw).hexdigest()
         self.inbox.refuse(key, entry.sender, entry.game_id)
-        return Handled("refused", why, bounce=bounce)
+        return Handled("refused", why, bounce=bool(bounce), reason=bounce)
 
     def _ignored(self, entry: _Entry, raw: bytes, sender: str, why: str) -> Handled:
         """Record an automatic mail as ignored: no answer, and (of no game) it

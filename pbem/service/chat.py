@@ -26,7 +26,7 @@ from pbem.store import talk
 from pbem.store.events import Envelope, decode, timestamp
 from pbem.store.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
 
-from . import options, policy, queries, rows, visible
+from . import options, policy, queries, rows
 from .errors import BadRequest, Forbidden, TooMany
 from .unit import Context, Tx
 
@@ -75,6 +75,8 @@ def checked_text(text: object) -> str:
     it is not text, is empty or longer than LONGEST, or shows nothing or hides
     something (`visible.check_line`: invisible, control and direction-changing
     characters outside emoji sequences, a combining mark with nothing to sit on)."""
+    from . import visible  # ICU: loaded at the first text to check
+
     if not isinstance(text, str):
         raise BadRequest(_("a chat line is text"))
     line = " ".join(_BREAKS.sub(" ", unicodedata.normalize("NFC", text)).split(" ")).strip()
@@ -119,6 +121,8 @@ def say(ctx: Context, game_id: str, token: str | None, text: object) -> Envelope
 def spectator_says(ctx: Context, game_id: str, name: object, text: object) -> Envelope:
     """A spectator, by the name they give, says `text` on a public game's watch page
     (see `Service.spectator_says`)."""
+    from . import visible  # ICU: loaded at the first text to check
+
     line = checked_text(text)
     given = _spectator_name(name)
     with ctx.transaction() as tx:
@@ -140,6 +144,8 @@ def spectator_says(ctx: Context, game_id: str, name: object, text: object) -> En
 def _spectator_name(name: object) -> str:
     """A spectator's name as a player's is kept (`visible.shown_name`: nothing
     invisible, no runs of spaces), 1 to 60 characters."""
+    from . import visible  # ICU: loaded at the first text to check
+
     if not isinstance(name, str):
         raise BadRequest(_("a spectator gives a name to chat"))
     kept = visible.shown_name(name)

@@ -29,7 +29,7 @@ from pbem.store.events import (
     encode,
 )
 
-from . import invitations, policy, queries, visible
+from . import invitations, policy, queries
 from . import options as game_options
 from .addresses import checked_address
 from .errors import BadRequest, Created, SeatLink
@@ -202,6 +202,8 @@ def checked_players(players: Sequence[PlayerSpec], game: str) -> list[PlayerSpec
     name that looks like another seat's (`visible.unlike`): nobody passes for
     another player. Two bots may share a name: nobody talks or is mailed as a bot,
     and the form names two of a kind alike."""
+    from . import visible  # ICU: loaded at the first text to check
+
     specs = [checked_player(p, game) for p in players]
     for seat, spec in enumerate(specs, start=1):
         earlier = enumerate(specs[: seat - 1], start=1)
@@ -212,6 +214,8 @@ def checked_players(players: Sequence[PlayerSpec], game: str) -> list[PlayerSpec
 def checked_player(spec: PlayerSpec, game: str) -> PlayerSpec:
     """A player of `game` as stored: a name fit to show anywhere, a checked
     address for a person, a bot the game has."""
+    from . import visible  # ICU: loaded at the first text to check
+
     for field_name in ("name", "email", "bot", "language"):
         value = getattr(spec, field_name)
         if value is not None and not isinstance(value, str):

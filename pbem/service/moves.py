@@ -5,11 +5,13 @@ after it is stored (the notices it calls for, a bot to move next)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
+from pbem import metrics
 from pbem.games import Game as Rules
 from pbem.games import IllegalAction, NotationError, get, plugin
 from pbem.i18n import gettext as _
@@ -18,13 +20,22 @@ from pbem.store.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
 from pbem.store.events.kinds import TALK
 
 from . import history, policy, rows, undo
-from .errors import Accepted, BadRequest, Illegal, Stale
+from .errors import Accepted, BadRequest, Forbidden, Illegal, NotFound, ServiceError, Stale
 from .queries import happened
 from .rows import Record
 from .unit import BOT, Context, Tx, is_bot, sha256
 
 # what may come after the seq a move was chosen at without making it stale
 UNSEEN = (*TALK, *(kind.TYPE for kind in history.PRIVATE))
+
+
+@dataclass
+class _Seen:
+    """What a submitted move was found to be, for the metrics: its game's name,
+    and why the rules refused it when that is not the rule's own business."""
+
+    game: str | None = None
+    reason: str | None = None
 
 
 def submit_action(
@@ -35,11 +46,47 @@ def submit_action(
     expected_seq: int | None = None,
     idempotency_key: str | None = None,
 ) -> Accepted:
-    """Store the seat's move (see `Service.submit_action`)."""
+    """Store the seat's move (see `Service.submit_action`), counted as accepted or
+    refused by reason."""
+    seen = _Seen()
+    try:
+        accepted = _submit_action(ctx, seen, game_id, token, action, expected_seq, idempotency_key)
+    except ServiceError as error:
+        metrics.refused(seen.game, seen.reason or refusal_reason(error))
+        raise
+    if not accepted.replayed:
+        metrics.accepted(seen.game, "seat")
+    return accepted
+
+
+def refusal_reason(error: ServiceError) -> str:
+    """The metrics' reason for a refused move (see pbem.metrics.REFUSALS)."""
+    if isinstance(error, Stale):
+        return "stale"
+    if isinstance(error, Illegal):
+        unreadable = isinstance(error.detail, dict) and error.detail.get("unreadable")
+        return "unreadable" if unreadable else "illegal"
+    if isinstance(error, Forbidden):
+        return "forbidden"
+    if isinstance(error, NotFound):
+        return "no_game"
+    return "bad_request"
+
+
+def _submit_action(
+    ctx: Context,
+    seen: _Seen,
+    game_id: str,
+    token: str,
+    action: str | Mapping[str, Any],
+    expected_seq: int | None,
+    idempotency_key: str | None,
+) -> Accepted:
     idempotency_key = checked_key(idempotency_key)
     try:
         with ctx.transaction() as tx:
             row = ctx.open(tx, game_id)
+            seen.game = row.game
             seats = rows.seats(tx.conn, game_id)
             seat = ctx.seat_for(tx.conn, seats, token).seat
             key = None if idempotency_key is None else seat_key(seat, idempotency_key)
@@ -55,6 +102,11 @@ def submit_action(
             except NotationError as error:
                 raise Illegal(str(error), {"rule": error.rule, "unreadable": True}) from None
             except IllegalAction as error:
+                to_move = rules.to_move(before)
+                if to_move is None:
+                    seen.reason = "game_over"
+                elif to_move != seat:
+                    seen.reason = "not_your_turn"
                 raise Illegal(str(error), {"rule": error.rule}) from None
             accepted, _ = move(
                 ctx,
@@ -221,7 +273,8 @@ def time_out(
         policy.timed_out(tx, accepted.seq, timed_out, replaced)
         if replaced:
             ctx.record(tx, rules, SeatReplaced(seat, f"{BOT}{bot}"), actor, after)
-        return accepted
+    metrics.accepted(row.game, "timeout")
+    return accepted
 
 
 def play_bot(ctx: Context, game_id: str, seat: int, expected_seq: int) -> Accepted:
@@ -237,7 +290,8 @@ def play_bot(ctx: Context, game_id: str, seat: int, expected_seq: int) -> Accept
         controller = seats[seat - 1].controller
         chosen = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before)
         accepted, _ = move(ctx, tx, rules, seats, seat, chosen, before, actor=controller)
-        return accepted
+    metrics.accepted(row.game, "bot")
+    return accepted
 
 
 def play_bots(ctx: Context, game_id: str) -> list[Accepted]:

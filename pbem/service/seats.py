@@ -26,7 +26,7 @@ from pbem.store.events import (
 )
 
 from . import options as game_options
-from . import policy, rows, visible
+from . import policy, rows
 from .create import PlayerSpec, checked_player
 from .errors import BadRequest, NotFound, SeatLink
 from .tokens import new_nonce, seat_token, token_hash
@@ -50,6 +50,8 @@ def replace_seat(
     """Hand a seat to a bot (the game's first bot unless `bot` names another) or to
     a person (see `Service.replace_seat`), who reads mails in `language` (English
     unless given)."""
+    from . import visible  # ICU: loaded at the first text to check
+
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
         rules = get(row.game)

@@ -1,25 +1,35 @@
 """Schema migrations (Alembic, in `migrations/`): upgrade any database to the head
-revision, and compare the models with what the migrations create."""
+revision, and compare the models with what the migrations create. Alembic is loaded
+only to change or compare a schema: checking that a database is at the head (which
+every command that serves does first) reads the scripts' revision lines and the
+version table itself, so a short-lived process such as `pbem inbound` starts
+without it."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.autogenerate import compare_metadata
-from alembic.config import Config
-from alembic.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
 
 from pbem import resources
 
 from .database import Database
 from .tables import SQLModel
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 SCRIPTS = resources.MIGRATIONS
+VERSION_TABLE = "alembic_version"
+# A script's own lines: `revision: str = "0011"`, `down_revision: str | None = "0010"`
+_REVISION_LINE = re.compile(r"^(revision|down_revision)\b[^=\n]*=\s*(.*?)\s*$", re.M)
+_ONE_ID = re.compile(r"""(?:"([^"\\]+)"|'([^'\\]+)'|(None))""")
 
 
 def alembic_config(database: Database) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(SCRIPTS))
     config.set_main_option("sqlalchemy.url", database.url.replace("%", "%%"))
@@ -28,6 +38,8 @@ def alembic_config(database: Database) -> Config:
 
 def upgrade(database: Database, revision: str = "head") -> None:
     """Create or upgrade the schema of `database` to `revision`."""
+    from alembic import command
+
     config = alembic_config(database)
     with database.engine.begin() as connection:
         config.attributes["connection"] = connection
@@ -36,6 +48,9 @@ def upgrade(database: Database, revision: str = "head") -> None:
 
 def differences(database: Database) -> list[Any]:
     """What the models declare that the migrated database lacks (or the reverse)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
     with database.engine.connect() as connection:
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "render_as_batch": True}
@@ -45,23 +60,67 @@ def differences(database: Database) -> list[Any]:
 
 
 def current_revision(database: Database) -> str | None:
+    from alembic.migration import MigrationContext
+
     with database.engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
 
-def head_revision(database: Database) -> str | None:
-    """The newest revision this code's migrations know."""
-    return ScriptDirectory.from_config(alembic_config(database)).get_current_head()
+def head_revision() -> str | None:
+    """The revision the code needs. Read from each script's `revision` and
+    `down_revision` lines: the one revision no other one revises. Alembic reads
+    the scripts instead when their lines do not name one such revision (a merge
+    revision, a line written another way)."""
+    revisions: set[str] = set()
+    revised: set[str] = set()
+    for path in (SCRIPTS / "versions").glob("*.py"):
+        lines = dict(_REVISION_LINE.findall(path.read_text(encoding="utf-8")))
+        own, down = _one_id(lines.get("revision")), _one_id(lines.get("down_revision"))
+        if not own or down is None:
+            return _alembic_head()
+        revisions.add(own)
+        if down != "None":
+            revised.add(down)
+    heads = revisions - revised
+    if len(heads) != 1 or not revised <= revisions:
+        return _alembic_head()
+    return heads.pop()
+
+
+def _one_id(value: str | None) -> str | None:
+    """The one revision id (or "None") a script line gives, else None."""
+    found = _ONE_ID.fullmatch(value or "")
+    return next((group for group in found.groups() if group), None) if found else None
+
+
+def _alembic_head() -> str | None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    scripts = Config()
+    scripts.set_main_option("script_location", str(SCRIPTS))
+    head: str | None = ScriptDirectory.from_config(scripts).get_current_head()
+    return head
+
+
+def stamped_revisions(database: Database) -> list[str]:
+    """The revisions the database's version table holds (none for a database
+    Alembic never touched)."""
+    with database.engine.connect() as connection:
+        if not inspect(connection).has_table(VERSION_TABLE):
+            return []
+        query = text(f"SELECT version_num FROM {VERSION_TABLE}")
+        return sorted(connection.execute(query).scalars())
 
 
 def require_current(database: Database) -> None:
     """Refuse to work on a database whose schema is missing or out of date."""
-    head = head_revision(database)
-    current = current_revision(database)
-    if current != head:
+    head = head_revision()
+    stamped = stamped_revisions(database)
+    if stamped != [head]:
+        current = ", ".join(stamped) or "none"
         raise OutOfDate(
-            f"the database is at revision {current or 'none'}, the code needs {head}: "
-            f"run `pbem db upgrade`"
+            f"the database is at revision {current}, the code needs {head}: run `pbem db upgrade`"
         )
 
 

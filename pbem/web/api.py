@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, request, url_for
 
+from pbem import metrics
 from pbem.service import BadRequest, Forbidden, PlayerSpec
 
 from .bearer import bearer, bearer_is
@@ -151,7 +152,8 @@ def submit(game_id: str) -> tuple:
     key = body.get("idempotency_key") or request.headers.get("Idempotency-Key")
     if key is not None and not isinstance(key, str):
         raise BadRequest('"idempotency_key" is text')  # the service checks the rest
-    accepted = parts().service.submit_action(game_id, token, body["action"], expected, key)
+    with metrics.SUBMIT_SECONDS.labels(via="api").time():
+        accepted = parts().service.submit_action(game_id, token, body["action"], expected, key)
     answer = {
         "seq": accepted.seq,
         "seat": accepted.seat,

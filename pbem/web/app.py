@@ -26,14 +26,14 @@ from pbem.i18n import gettext as _
 from pbem.mail.inbound import TEMPORARY as UNAVAILABLE
 from pbem.service import ServiceError
 
-from . import limits, requestid
+from . import health, limits, requestid
 from .context import parts
 from .csp import content_security_policy
 from .redact import hide_secrets_in_request_log, redact
 
 csrf = CSRFProtect()
 RETRY_AFTER = "30"  # seconds, when the database or the broker is away
-JSON_PREFIXES = ("/api/", "/inbound/")  # answered in JSON, errors included
+JSON_PREFIXES = ("/api/", "/inbound/", *health.PATHS)  # answered in JSON, errors included
 # No control character (C0, DEL or C1) in a path, header or form value may reach the
 # service: PostgreSQL refuses NUL in text, and none of them is ever meant.
 CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
@@ -78,6 +78,8 @@ def create_app(parts: Parts | None = None) -> Flask:
 
     csrf.exempt(api.bp)  # bearer tokens, no cookies: nothing to forge
     csrf.exempt(inbound.bp)  # a shared secret, no cookies
+    csrf.exempt(health.bp)  # read only, no cookies
+    app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(inbound.bp)
     app.register_blueprint(games.bp)

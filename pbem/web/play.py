@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from werkzeug import Response
 
-from pbem import i18n
+from pbem import i18n, metrics
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
@@ -122,7 +122,8 @@ def take_turn(game_id: str) -> Any:
     if not move:
         return _page(game_id, _seat(game_id), status=400, error=_("choose an action first"))
     try:
-        accepted = parts().service.submit_action(game_id, token, move, expected, key)
+        with metrics.SUBMIT_SECONDS.labels(via="page").time():
+            accepted = parts().service.submit_action(game_id, token, move, expected, key)
     except (Illegal, Stale, BadRequest) as error:
         since = error.since if isinstance(error, Stale) else []
         return _page(

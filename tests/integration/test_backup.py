@@ -157,7 +157,7 @@ def test_a_mail_being_sent_during_the_backup_goes_again_with_the_same_message_id
 
 def test_a_backup_of_an_older_schema_is_restored_and_upgraded(database_url, fresh_url, tmp_path):
     old = Database(fresh_url)
-    head = migrate.head_revision(old)
+    head = migrate.head_revision()
     script = ScriptDirectory.from_config(migrate.alembic_config(old))
     before = script.get_revision(head).down_revision
     migrate.upgrade(old, before)

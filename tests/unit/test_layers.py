@@ -15,7 +15,7 @@ TOP = ("pbem", "worker")
 PACKAGES = ("pbem.web", "pbem.mail", "pbem.cli", "pbem.service", "pbem.store", "pbem.games")
 # The foundations (settings, where the package's data lives, the languages) import
 # nothing of the server, and every part may import them.
-FOUNDATIONS = {"pbem.config", "pbem.resources", "pbem.i18n", "pbem.logs"}
+FOUNDATIONS = {"pbem.config", "pbem.resources", "pbem.i18n", "pbem.logs", "pbem.metrics"}
 # A game speaks its players' language: the one server module it may import, a leaf
 # that imports nothing of the server (checked below).
 GAME_MAY_IMPORT = {"pbem.i18n"}
@@ -27,6 +27,7 @@ LOWER = {
     "pbem.config": set(),
     "pbem.i18n": set(),
     "pbem.logs": set(),  # the logs' set-up and redaction: a leaf
+    "pbem.metrics": set(),  # the Prometheus metrics every layer counts into
     "pbem.catalogs": set(),  # the catalogs' upkeep: the foundations only
     "pbem.games": set(),
     "pbem.store": {"pbem.games"},

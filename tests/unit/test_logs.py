@@ -54,7 +54,9 @@ def _written(log_format: str, record: logging.LogRecord) -> str:
     ],
 )
 def test_every_secret_of_a_line_is_hidden(said, shown):
-    assert logs.redact(said) == shown
+    # the module's own patterns (a web app made earlier in this process adds its
+    # routes' redactor, which may hide more)
+    assert logs.redact(said, added=False) == shown
 
 
 def test_a_json_line_has_the_keys_promised_and_no_secret_in_its_traceback():

@@ -8,7 +8,7 @@ import os
 from datetime import UTC, datetime, timedelta
 
 from pbem import bootstrap
-from pbem.bootstrap import ShiftedClock, build
+from pbem.bootstrap import ShiftedClock, build, build_inbound
 from pbem.config import load_settings
 
 
@@ -50,6 +50,11 @@ def test_every_part_of_a_process_built_with_the_setting_runs_on_the_shifted_cloc
         assert near(parts.outbox.clock(), later)
     finally:
         parts.database.dispose()
+    inbound = build_inbound(load_settings(env))  # what `pbem inbound` runs on
+    try:
+        assert near(inbound.inbound.inbox.clock(), datetime.now(UTC) + timedelta(days=3))
+    finally:
+        inbound.database.dispose()
 
 
 def test_without_the_setting_the_plain_clock_is_used(tmp_path):

@@ -36,7 +36,12 @@ UNIT_FILES = _units()
 
 
 def test_the_three_units_are_shipped():
-    assert set(UNIT_FILES) == {"pbem-web.service", "pbem-worker@.service", "pbem-scheduler.service"}
+    assert set(UNIT_FILES) == {
+        "pbem-web.service",
+        "pbem-worker@.service",
+        "pbem-scheduler.service",
+        "pbem-lmtp.service",
+    }
 
 
 @pytest.mark.parametrize("name", sorted(UNIT_FILES))
@@ -61,9 +66,13 @@ def _pbem_command(argv: list[str]) -> None:
 
 @pytest.mark.parametrize(
     ("name", "command"),
-    [("pbem-worker@.service", "worker"), ("pbem-scheduler.service", "scheduler")],
+    [
+        ("pbem-worker@.service", "worker"),
+        ("pbem-scheduler.service", "scheduler"),
+        ("pbem-lmtp.service", "lmtp"),
+    ],
 )
-def test_the_worker_and_the_scheduler_run_pbem_commands(name, command):
+def test_the_worker_the_scheduler_and_the_listener_run_pbem_commands(name, command):
     argv = shlex.split(UNIT_FILES[name]["Service"]["ExecStart"])
     _pbem_command(argv)
     assert argv[1] == command
