@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast abuse lint bench translations clean
+.PHONY: run test test-fast abuse faults lint bench translations clean
 .PHONY: bench-sweep bench-load
 
 $(STAMP): pyproject.toml
@@ -27,6 +27,10 @@ test-fast: $(STAMP)  ## the suite without the tests marked slow
 
 abuse: $(STAMP)  ## the abuse suite's long series: 20 times the examples, new ones each run
 	PBEM_ABUSE_FACTOR=20 $(BIN)/pytest -n auto tests/security
+
+RUNS ?= 3
+faults: $(STAMP)  ## the fault suite's long series: RUNS runs on each topology, fresh seeds
+	PBEM_FAULT_LONG=1 PBEM_FAULT_RUNS=$(RUNS) $(BIN)/pytest -n 2 -p no:cacheprovider tests/faults
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

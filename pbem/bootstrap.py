@@ -7,9 +7,11 @@ the tests alike. Nothing below the entry points imports this module."""
 from __future__ import annotations
 
 import logging
+import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from threading import Lock
 from typing import TYPE_CHECKING
@@ -32,6 +34,37 @@ log = logging.getLogger(__name__)
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+class ShiftedClock:
+    """FOR TESTS ONLY (the `clock_file` setting): the real time plus the seconds written
+    in a file, so that a test moves every process's time forward together. The file is
+    read again only when it changes (one stat per call); a file that is missing or
+    cannot be read counts as no shift."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._seen: tuple[int, int, int] | None = None
+        self._shift = timedelta(0)
+
+    def __call__(self) -> datetime:
+        try:
+            found = os.stat(self.path)
+            seen = (found.st_ino, found.st_mtime_ns, found.st_size)
+        except OSError:
+            seen = None
+        if seen != self._seen:
+            self._seen = seen
+            self._shift = timedelta(seconds=self._read()) if seen else timedelta(0)
+        return datetime.now(UTC) + self._shift
+
+    def _read(self) -> float:
+        try:
+            with open(self.path, encoding="ascii") as file:
+                seconds = float(file.read().strip() or 0)
+        except (OSError, ValueError):
+            return 0.0
+        return seconds if math.isfinite(seconds) else 0.0
 
 
 @dataclass(frozen=True)
@@ -62,7 +95,7 @@ def build(
 
     settings = settings or load_settings()
     database = _database(settings)
-    clock = clock or now
+    clock = clock or _clock(settings)
     built: list[Parts] = []  # the Celery app's tasks run on these parts, once built
     celery = celery_app(settings, lambda: built[0]) if settings.broker_url else None
     notify: Callable[[Notice], None] | None = notifier(celery) if celery else None
@@ -101,11 +134,16 @@ def build_inbound(
     """The inbound mail handler on `settings` (default: load_settings())."""
     settings = settings or load_settings()
     database = _database(settings)
-    clock = clock or now
+    clock = clock or _clock(settings)
     notify = _late_notifier(settings) if settings.broker_url else None
     service = Service(database, settings, clock, notify=notify)
     inbound = Inbound(service, Outbox(database, clock), settings, clock)
     return InboundParts(settings=settings, database=database, inbound=inbound)
+
+
+def _clock(settings: Settings) -> Callable[[], datetime]:
+    """The real clock; shifted only when a test asks for it (`clock_file`)."""
+    return ShiftedClock(settings.clock_file) if settings.clock_file else now
 
 
 def _database(settings: Settings) -> Database:

@@ -57,6 +57,7 @@ class Settings:
     log_level: str
     heartbeat_seconds: int
     metrics_bind: str
+    clock_file: str  # tests only: see config/defaults.toml
     instance_dir: Path
 
     def shown_database_url(self) -> str:
