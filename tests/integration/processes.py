@@ -74,3 +74,13 @@ def eventually(
             said = child.stderr()[-2000:] if child else ""
             raise AssertionError(f"timed out waiting for {what} {said}")
         time.sleep(0.1)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def gunicorn_command(*options: str) -> list[str]:
+    """The command that serves the web app under gunicorn with the shipped config and
+    `options` (binds, workers, an access log format ...), as an operator runs it."""
+    config = str(ROOT / "config" / "gunicorn.conf.py")
+    return [sys.executable, "-m", "gunicorn", "-c", config, *options, "pbem.web.app:create_app()"]

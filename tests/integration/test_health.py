@@ -26,6 +26,7 @@ from pbem.service import health
 from pbem.store import heartbeats, migrate
 from pbem.web.app import create_app
 
+from processes import gunicorn_command
 from support import free_port, migrate_to
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,18 +234,12 @@ def test_gunicorn_starts_with_the_database_away_and_says_so(tmp_path):
     }
     env.pop("PBEM_DEV", None)
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "config" / "gunicorn.conf.py"),
+        gunicorn_command(
             "-w",
             "2",
             "-b",
             f"127.0.0.1:{port}",
-            "pbem.web.app:create_app()",
-        ],
+        ),
         env=env,
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,

@@ -14,7 +14,6 @@ import os
 import queue
 import re
 import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -27,6 +26,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from pbem.config import ConfigError, load_settings
 from pbem.store import heartbeats
 
+from processes import gunicorn_command
 from support import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,12 +249,7 @@ def test_under_gunicorn_every_worker_answers_every_worker_s_counts(tmp_path, dat
     env.pop("PBEM_DEV", None)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "config" / "gunicorn.conf.py"),
+        gunicorn_command(
             "-w",
             "2",
             "-b",
@@ -263,8 +258,7 @@ def test_under_gunicorn_every_worker_answers_every_worker_s_counts(tmp_path, dat
             f"127.0.0.1:{metrics_port}",  # where /metrics needs no key
             "--access-logformat",
             "answered-by %(p)s %(r)s",
-            "pbem.web.app:create_app()",
-        ],
+        ),
         env=env,
         cwd=tmp_path,
         stdout=subprocess.PIPE,

@@ -10,7 +10,6 @@ import json
 import re
 import signal
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -24,7 +23,7 @@ from pbem.config import load_settings
 from pbem.service import PlayerSpec
 from pbem.store import migrate
 
-from processes import eventually
+from processes import eventually, gunicorn_command
 from support import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,16 +97,10 @@ def test_gunicorn_in_json_mode_writes_json_lines_without_a_seat_token(tmp_path):
     out, err = tmp_path / "stdout", tmp_path / "stderr"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "-c",
-                str(ROOT / "config" / "gunicorn.conf.py"),
+            gunicorn_command(
                 "-b",
                 f"127.0.0.1:{port}",
-                "pbem.web.app:create_app()",
-            ],
+            ),
             env=env,
             cwd=tmp_path,
             stdout=stdout,

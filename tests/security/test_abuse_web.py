@@ -32,6 +32,7 @@ from pbem.web.app import create_app
 
 import support
 from abuse import examples
+from processes import gunicorn_command
 from support import SHORT
 
 REDIS_URL = os.environ.get("PBEM_TEST_REDIS_URL")
@@ -351,18 +352,12 @@ def test_gunicorn_with_the_shipped_config_logs_no_token(tmp_path):
     game_id, tokens = new_game(parts, public=False)
     port = _free_port()
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "config" / "gunicorn.conf.py"),
+        gunicorn_command(
             "-b",
             f"127.0.0.1:{port}",
             "--access-logformat",
             '%(h)s "%(r)s" %(U)s %({authorization}i)s %(f)s',
-            "pbem.web.app:create_app()",
-        ],
+        ),
         env=env,
         cwd=tmp_path,
         stdout=subprocess.PIPE,

@@ -13,7 +13,6 @@ import os
 import queue
 import re
 import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -34,6 +33,7 @@ from pbem.web import redact
 from pbem.web.app import create_app
 
 from abuse import examples
+from processes import gunicorn_command
 from support import free_port
 
 # What ends an address in a line (ASCII white space, a quote), starts its query or
@@ -203,18 +203,12 @@ def test_gunicorn_access_log_hides_exactly_the_secret_part_of_every_route(tmp_pa
     port = free_port()
     end = "/static/site.css?the-last-request"
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "config" / "gunicorn.conf.py"),
+        gunicorn_command(
             "-b",
             f"127.0.0.1:{port}",
             "--access-logformat",
             '"%(r)s" U=%(U)s Q=%(q)s F=%(f)s',
-            "pbem.web.app:create_app()",
-        ],
+        ),
         env=env,
         cwd=tmp_path,
         stdout=subprocess.PIPE,
