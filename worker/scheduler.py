@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 BATCH = 20  # mails per delivery task: one SMTP connection, one broker message
 LEASE = "lead:scheduler"  # the leader lock
 HEARTBEAT = "scheduler"
-LEASE_SECONDS_LEAST = 30
+LEASE_SECONDS_LEAST = 10  # seconds, at least: a slow sweep (2 s at 100,000 games) keeps it
 
 
 def holder_name() -> str:

@@ -61,7 +61,7 @@ def test_the_scheduler_logs_json_records_its_sweeps_and_beats(tmp_path, database
     assert {line.get("process") for line in lines} == {"scheduler"}
 
 
-@pytest.mark.slow  # the second scheduler waits out the dead leader's lease (30 s)
+@pytest.mark.slow  # the second scheduler waits out the dead leader's lease (10 s)
 def test_of_two_schedulers_one_sweeps_and_the_other_takes_over_when_it_dies(
     tmp_path, database_url, db
 ):
