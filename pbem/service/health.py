@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from alembic.config import Config
-from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, select, text
 
@@ -139,7 +138,7 @@ def _store(database: Database, settings: Settings, now: datetime) -> dict[str, C
         checks = {"database": Check(True)}
         try:
             connection.execute(text("SELECT 1"))
-            revision = MigrationContext.configure(connection).get_current_revision()
+            stamped = migrate.revisions_of(connection)
         except Exception as error:
             log.warning("readiness: the database does not answer: %s", _first_line(error))
             return {
@@ -151,8 +150,8 @@ def _store(database: Database, settings: Settings, now: datetime) -> dict[str, C
         head = _head()
         checks["migration"] = (
             Check(True, more={"revision": head})
-            if revision == head
-            else Check(False, f"at revision {revision or 'none'}, the code needs {head}")
+            if stamped == [head]
+            else Check(False, f"at revision {', '.join(stamped) or 'none'}, the code needs {head}")
         )
         try:
             beats = _beats(connection)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import inspect, text
+from sqlalchemy import Connection, inspect, text
 
 from pbem import resources
 
@@ -107,10 +107,16 @@ def stamped_revisions(database: Database) -> list[str]:
     """The revisions the database's version table holds (none for a database
     Alembic never touched)."""
     with database.engine.connect() as connection:
-        if not inspect(connection).has_table(VERSION_TABLE):
-            return []
-        query = text(f"SELECT version_num FROM {VERSION_TABLE}")
-        return sorted(connection.execute(query).scalars())
+        return revisions_of(connection)
+
+
+def revisions_of(connection: Connection) -> list[str]:
+    """The revisions the version table holds, read on `connection` (quietly: Alembic,
+    which logs each time it looks, is not asked)."""
+    if not inspect(connection).has_table(VERSION_TABLE):
+        return []
+    query = text(f"SELECT version_num FROM {VERSION_TABLE}")
+    return sorted(connection.execute(query).scalars())
 
 
 def require_current(database: Database) -> None:

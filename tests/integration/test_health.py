@@ -7,6 +7,7 @@ starts under gunicorn with the database away."""
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import subprocess
@@ -98,6 +99,19 @@ def test_ready_when_every_part_answers_and_the_scheduler_beat(make_web, clock):
     assert (status, answer["ready"]) == (200, True), answer
     assert answer["checks"]["migration"] == {"ok": True, "revision": head(parts.database)}
     assert answer["checks"]["workers"] == {"ok": True, "alive": 0}
+
+
+@pytest.mark.usefixtures("patient")
+def test_a_probe_that_finds_everything_well_writes_no_log_line(make_web, clock, caplog):
+    app, parts = make_web()
+    heartbeats.beat(parts.database, "scheduler", "host:1", clock(), sweep_seconds=10)
+    ready(app)  # the first answer reads what it keeps
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(3):  # a load balancer asks every few seconds
+            assert ready(app)[0] == 200
+    said = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert said == [], [f"{r.name}: {r.getMessage()}" for r in said]
 
 
 @pytest.mark.usefixtures("patient")
