@@ -40,8 +40,8 @@ from datetime import UTC, datetime  # noqa: E402
 from typing import Any  # noqa: E402
 
 from seed import Seeder  # noqa: E402
-from sqlalchemy import create_engine, event, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy import event, text  # noqa: E402
+from stack import postgres_database  # noqa: E402
 
 from pbem.config import load_settings  # noqa: E402
 from pbem.service import Service  # noqa: E402
@@ -57,17 +57,8 @@ PARTS = ("clocks", "reminded", "reminders", "undo", "links", "take_due")
 @contextmanager
 def postgresql(url: str, name: str = BENCH_DATABASE) -> Iterator[str]:
     """A new database on the server of `url`, dropped afterwards."""
-    base = make_url(url).set(drivername="postgresql+psycopg")
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield base.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with postgres_database(url, name) as made:
+        yield made
 
 
 @contextmanager
