@@ -75,7 +75,7 @@ def dispenser_svg(
         body.append(
             f'<text class="cost" data-row="{row}" x="{num(gutter + len(columns) * step)}"'
             f' y="{num(middle)}" font-size="{num(cell * 0.2)}" fill="{AXIS}">'
-            f"costs {content.cost(row)}</text>"
+            f"{escape(_('costs %(cost)s', cost=content.cost(row)))}</text>"
         )
         for i, (name, tiles) in enumerate(columns.items()):
             tile_id = tiles[row - 1] if row <= len(tiles) else None
@@ -130,9 +130,11 @@ def _slot(
     ]
     wants = spec.wants if spec else ()
     if wants:  # an entrance: the wants of the two customers it brings
-        parts += face_lines(left + cell / 2, top, cell, tile_id, wants, ink)
+        said = [_(want) for want in wants]
+        parts += face_lines(left + cell / 2, top, cell, tile_id, said, ink)
     else:
-        parts += face(left, top, cell, cell, tile_id, spec.name if spec else None, ink)
+        name = _(spec.name) if spec and spec.name else None
+        parts += face(left, top, cell, cell, tile_id, name, ink)
     if category in SHAPES:
         parts.append(kind_mark(category, left, top, cell, ink))
     for i, want in enumerate(wants):
