@@ -14,6 +14,7 @@ import click
 
 from pbem.bootstrap import Parts
 from pbem.games import GAMES, NAMES
+from pbem.games.names import bot_name
 from pbem.service import Illegal, PlayerSpec, ServiceError, Stale, admin
 from pbem.service.tokens import seat_url
 
@@ -45,7 +46,7 @@ def _answers() -> Iterator[None]:
 def _seat_spec(text: str) -> PlayerSpec:
     if text.lower().startswith("bot:"):
         bot = text[4:].strip().lower()
-        return PlayerSpec(f"{bot.title()} bot", bot=bot)
+        return PlayerSpec(bot_name(bot), bot=bot)
     match = _PERSON.fullmatch(text)
     if not match:
         raise click.BadParameter(f'{text!r}: write "Name <email>", "Name", or {_BOT_SEATS[0]}')

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from pbem.games.names import said_name
 from pbem.store import log
 
 from . import history, queries, rows
@@ -86,7 +87,7 @@ def seat_summary(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         seats = rows.seats(conn, game_id)
-    names = {s.seat: s.name for s in seats}
+    names = {s.seat: said_name(s.name) for s in seats}
     told = queries.history_of(ctx, game_id, seat)
     censor = queries.censor(ctx, game_id, seat)
     playing = row.status == "playing"

@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem import i18n
 from pbem.games import Game
+from pbem.games.names import said_name
 from pbem.i18n import N_, ngettext, pgettext
 from pbem.i18n import gettext as _
 from pbem.store.events import (
@@ -55,8 +56,10 @@ class Who:
         return self.name(seat)
 
     def name(self, seat: int) -> str:
-        """The seat's player's name, or "seat N" where none is known."""
-        return self.names.get(seat) or _("seat %(seat)s", seat=seat)
+        """The seat's player's name (a bot's in the reader's language), or "seat N"
+        where none is known."""
+        name = self.names.get(seat)
+        return said_name(name) if name else _("seat %(seat)s", seat=seat)
 
     def mine(self, seat: int) -> bool:
         """Whether the sentence about `seat` is told to that seat ("you")."""
@@ -139,7 +142,7 @@ def _replaced(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who)
         if who.mine(seat):
             return _("Your seat is now played by a bot")
         return _("%(name)s's seat is now played by a bot", name=who.name(seat))
-    new = p.get("name") or pgettext("played by", "a new player")
+    new = said_name(p["name"]) if p.get("name") else pgettext("played by", "a new player")
     if who.mine(seat):
         return _("Your seat is now played by %(new)s", new=new)
     return _("%(name)s's seat is now played by %(new)s", name=who.name(seat), new=new)

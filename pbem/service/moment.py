@@ -15,6 +15,7 @@ from typing import Any
 from pbem import i18n
 from pbem.games import Game as Rules
 from pbem.games import get
+from pbem.games.names import said_players
 
 from . import queries, rows
 from .errors import Happened, SeatLink
@@ -79,7 +80,7 @@ class Moment:
         def make() -> dict[str, Any]:
             seq, digest = self.head
             doc = self.rules.view(self._state, seat)
-            return {"id": self.game_id, "seq": seq, "head_hash": digest, **doc}
+            return said_players({"id": self.game_id, "seq": seq, "head_hash": digest, **doc})
 
         view: dict[str, Any] = self._once("view", seat, make)
         return view

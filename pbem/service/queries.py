@@ -13,6 +13,7 @@ from sqlalchemy import Connection
 
 from pbem.games import Game as Rules
 from pbem.games import get
+from pbem.games.names import said_players
 from pbem.i18n import gettext as _
 from pbem.store import log, states
 from pbem.store.events import TALK, UndoAnswered, parse_timestamp
@@ -43,7 +44,8 @@ def state_at(
         rules = get(row.game)
         seq, state = shown_at(ctx, conn, rules, row, seq, seat)
         doc = rules.view(state, seat)
-        return {"id": game_id, "seq": seq, "head_hash": row.head_hash, **doc}
+        # a bot's name in the reader's language (the API reads English: as stored)
+        return said_players({"id": game_id, "seq": seq, "head_hash": row.head_hash, **doc})
 
 
 def describe(ctx: Context, game_id: str, seq: int | None = None, seat: int | None = None) -> str:

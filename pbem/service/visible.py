@@ -16,6 +16,8 @@ from collections.abc import Mapping
 import icu
 import idna
 
+from pbem import i18n
+from pbem.games.names import said_name
 from pbem.i18n import gettext as _
 
 from .errors import BadRequest
@@ -180,6 +182,12 @@ def likeness(name: str) -> tuple[str, str]:
     )
 
 
+def _shown(language: str, *names: str) -> tuple[str, ...]:
+    """The names as a reader of `language` sees them."""
+    with i18n.speaking(language):
+        return tuple(said_name(name) for name in names)
+
+
 def look_alike(one: str, other: str) -> bool:
     """Whether a reader could take one name for the other."""
     return any(a == b for a, b in zip(likeness(one), likeness(other), strict=True))
@@ -187,9 +195,10 @@ def look_alike(one: str, other: str) -> bool:
 
 def unlike(name: str, seats: Mapping[int, str]) -> None:
     """Refuse `name` (BadRequest naming the seat) when it looks like the name of one
-    of `seats` (seat -> name): nobody may pass for another player."""
+    of `seats` (seat -> name) as a reader of any language sees the two (a bot's name
+    is translated): nobody may pass for another player."""
     for seat, other in sorted(seats.items()):
-        if look_alike(name, other):
+        if any(look_alike(*_shown(language, name, other)) for language in i18n.LANGUAGES):
             raise BadRequest(
                 _(
                     "the name “%(name)s” looks like “%(other)s”, the name of seat %(seat)s:"

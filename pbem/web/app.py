@@ -21,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from pbem import resources
 from pbem.bootstrap import Parts, build
 from pbem.games import GAMES
+from pbem.games.names import said_bot, said_name
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
 from pbem.mail.inbound import TEMPORARY as UNAVAILABLE
@@ -150,6 +151,8 @@ def create_app(parts: Parts | None = None) -> Flask:
         return _refusal(_("the server failed; try again later"), None, 500)
 
     app.jinja_env.filters["sentence"] = sentence
+    app.jinja_env.filters["said_bot"] = said_bot  # a bot in the page's language
+    app.jinja_env.filters["said_name"] = said_name  # a seat's name, a bot's translated
 
     @app.context_processor
     def site() -> dict:

@@ -16,6 +16,7 @@ from werkzeug import Response
 from pbem import i18n
 from pbem.games import GAMES, SetupError
 from pbem.games.base import Pages, Plugin
+from pbem.games.names import bot_name
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.service import BadRequest, NotFound, PlayerSpec, ServiceError
@@ -162,7 +163,7 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
             language = form.get("language") or i18n.language()
             players.append(PlayerSpec(name or email.split("@")[0], email, language=language))
         elif kind in plugin.bots:
-            players.append(PlayerSpec(name or f"{kind.title()} bot", bot=kind))
+            players.append(PlayerSpec(name or bot_name(kind), bot=kind))
         elif kind in _bots():
             bots = ", ".join(plugin.bots)
             raise BadRequest(

@@ -150,9 +150,9 @@ def test_creating_a_game_and_its_refusals_speak_german(web):
     page = created.get_data(as_text=True)
     assert created.status_code == 200
     assert "Platz 1, Anna: an anna@example.com" in page
-    assert "Platz 2, Greedy bot: ein Bot, keine Mail" in page
-    # The bot's name is the name it plays under; the rest of the page is German.
-    assert english_in(page.replace("Greedy bot", "")) == []
+    assert "Platz 2, Gieriger Bot: ein Bot, keine Mail" in page
+    # The bot's own name is said in German too, and so is the rest of the page.
+    assert "Greedy" not in page and english_in(page) == []
 
     blank = {**form, "csrf_token": csrf(client, "/new"), "kind2": "person", "name1": ""}
     blank.update(email1="")

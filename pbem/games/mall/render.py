@@ -11,6 +11,7 @@ from pbem import i18n
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 
+from ..names import said_name
 from .actions import Action, Build, BuildAttraction, Dock, Money
 from .content import Content
 from .document import secret_visible
@@ -69,7 +70,7 @@ def draw_dispenser(state: State) -> str:
 def describe(state: State, viewer: int | None = None) -> str:
     """A whole position as text; hidden information stays hidden from `viewer`."""
     standings = score(state)
-    names = {p.seat: p.name for p in state.players}
+    names = {p.seat: said_name(p.name) for p in state.players}
     bank, supply = state.bank, len(state.supply)
     if state.turn is None or state.finished:
         head = _("Game finished; bank %(bank)s, supply %(supply)s", bank=bank, supply=supply)
@@ -112,7 +113,7 @@ def describe(state: State, viewer: int | None = None) -> str:
             _(
                 "%(name)s (seat %(seat)s): %(money)s notes, secret %(secret)s, score %(total)s"
                 " (%(balloons)s, attractions %(attractions)s, bays %(bays)s)",
-                name=player.name,
+                name=names[player.seat],
                 seat=player.seat,
                 money=player.money,
                 secret=secret,
