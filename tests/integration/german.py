@@ -160,13 +160,19 @@ ENGLISH = frozenset(
         "won't",
     ]
 )
-HIDDEN = re.compile(r"<(script|style|svg)\b.*?</\1>|<!--.*?-->", re.S | re.I)
+HIDDEN = re.compile(r"<(script|style)\b.*?</\1>|<!--.*?-->", re.S | re.I)
+# What a reader is told besides the text: a tooltip, a screen reader's name for a
+# control or a drawing, an image's words.
+SAID = re.compile(r"""\s(?:aria-label|title|alt|placeholder)=(?:"([^"]*)"|'([^']*)')""")
 
 
 def visible_text(html: str) -> str:
-    """A page's text as a reader sees it (no tags, scripts, styles or drawings)."""
+    """A page's text as a reader sees it (no tags, scripts or styles): its drawings'
+    words, titles and descriptions included, and what its attributes say to a
+    screen reader or in a tooltip."""
     text = HIDDEN.sub(" ", html)
-    text = re.sub(r"<[^>]+>", " ", text)
+    said = " ".join(one or other for one, other in SAID.findall(text))
+    text = re.sub(r"<[^>]+>", " ", text) + " " + said
     return re.sub(r"&#?\w+;", " ", text)
 
 
@@ -180,3 +186,46 @@ def english_left(text: str, *, allowed: frozenset[str] = frozenset()) -> list[st
     in `allowed` (players' names, what they typed) are left out, and so are ids."""
     words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)*", _IDS.sub(" ", text))  # "höher": one
     return [w for w in words if w.lower() in ENGLISH and w not in allowed]
+
+
+# -- the games' own words ----------------------------------------------------------------
+
+# Words of a bot's name and of the mall's drawings that are English only.
+_GAME_WORDS = ("Greedy bot", "Random bot", "costs", "floor", "floors", "empty", "column")
+_GAME_WORDS += ("base plate", "platform", "tile", "tiles", "wants", "satisfied", "note", "notes")
+_WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W_])?")  # "Zero-G", "Founder's": one word
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(_IDS.sub(" ", text)))
+
+
+def game_english() -> frozenset[str]:
+    """The English words of the games' vocabulary that their German never uses: the
+    mall's shop, bay and attraction names, its categories, the bots' names, and what
+    its drawings say ("costs", "floor"); a word both languages write ("Hobby",
+    "Mall") is left out. Case counts: "hobby" is English, "Hobby" German."""
+    from pbem import i18n
+    from pbem.games.mall import load
+    from pbem.games.mall.explain import attraction_name
+    from pbem.games.names import BOT_NAMES
+
+    content = load()
+    english = [s.name for s in content.elements.values() if s.name]
+    english += [b.name for b in content.bays.values()]
+    english += [attraction_name(a) for a in content.attractions]
+    english += [*content.categories, "Main Entrance", "docking bay", *BOT_NAMES.values()]
+    german: set[str] = set()
+    with i18n.speaking("de"):
+        for phrase in english:
+            german |= _words(i18n.gettext(phrase))
+        german |= _words(" ".join(attraction_name(a) for a in content.attractions))
+    words = _words(" ".join([*english, *_GAME_WORDS]))
+    return frozenset(words - german)
+
+
+def game_english_left(text: str, *, allowed: frozenset[str] = frozenset()) -> list[str]:
+    """The words of the games' English vocabulary (`game_english`) left in `text`
+    (pass a page through visible_text first)."""
+    vocabulary = game_english()
+    return [w for w in _WORD.findall(_IDS.sub(" ", text)) if w in vocabulary and w not in allowed]

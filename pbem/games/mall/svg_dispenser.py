@@ -72,10 +72,11 @@ def dispenser_svg(
         top = head + (rows - row) * step
         middle = top + cell / 2 + cell * 0.07
         body.append(svg_text(gutter / 2, middle, str(row), cell * 0.22, AXIS, kind="row-label"))
+        costs = _("costs %(cost)s", cost=content.cost(row))
         body.append(
             f'<text class="cost" data-row="{row}" x="{num(gutter + len(columns) * step)}"'
             f' y="{num(middle)}" font-size="{num(cell * 0.2)}" fill="{AXIS}">'
-            f"{escape(_('costs %(cost)s', cost=content.cost(row)))}</text>"
+            f"{escape(costs)}</text>"
         )
         for i, (name, tiles) in enumerate(columns.items()):
             tile_id = tiles[row - 1] if row <= len(tiles) else None
@@ -87,12 +88,13 @@ def dispenser_svg(
 
 def dispenser_summary(columns: Mapping[str, Sequence[str | None]]) -> str:
     """The Dispenser in one sentence, column by column, bottom to top."""
+    empty = _("empty")  # a call of its own: the catalog's extractor skips nested ones
     return (
         "; ".join(
             _(
                 "column %(name)s, bottom to top: %(tiles)s",
                 name=name,
-                tiles=", ".join(t or _("empty") for t in tiles),
+                tiles=", ".join(t or empty for t in tiles),
             )
             for name, tiles in columns.items()
         )
@@ -106,9 +108,10 @@ def _slot(
     cost = content.cost(row)
     box = f'x="{num(left)}" y="{num(top)}" width="{cell}" height="{cell}" rx="{num(cell * 0.06)}"'
     if tile_id is None:
+        empty = _("%(slot)s: empty", slot=slot)
         return (
             f'<g class="slot empty" data-slot={quoteattr(slot)} data-cost="{cost}">'
-            f"<title>{escape(_('%(slot)s: empty', slot=slot))}</title>"
+            f"<title>{escape(empty)}</title>"
             f'<rect class="face" {box} fill="{EMPTY}" stroke="{GRID}" stroke-width="2"'
             f' stroke-dasharray="5 4"/></g>'
         )
