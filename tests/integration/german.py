@@ -5,6 +5,7 @@ reach players without passing through gettext)."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # Words common in this site's English that German never uses. Not here: words both
 # languages share ("Details", "Link", "Bot", "Mall", "Start", "in", "an", "so", "was",
@@ -193,6 +194,8 @@ def english_left(text: str, *, allowed: frozenset[str] = frozenset()) -> list[st
 # Words of a bot's name and of the mall's drawings that are English only.
 _GAME_WORDS = ("Greedy bot", "Random bot", "costs", "floor", "floors", "empty", "column")
 _GAME_WORDS += ("base plate", "platform", "tile", "tiles", "wants", "satisfied", "note", "notes")
+# Words of the mall's English names that German writes too ("eine Station").
+_BOTH = frozenset({"Station"})
 _WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W_])?")  # "Zero-G", "Founder's": one word
 
 
@@ -200,6 +203,7 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(_IDS.sub(" ", text)))
 
 
+@cache
 def game_english() -> frozenset[str]:
     """The English words of the games' vocabulary that their German never uses: the
     mall's shop, bay and attraction names, its categories, the bots' names, and what
@@ -221,7 +225,7 @@ def game_english() -> frozenset[str]:
             german |= _words(i18n.gettext(phrase))
         german |= _words(" ".join(attraction_name(a) for a in content.attractions))
     words = _words(" ".join([*english, *_GAME_WORDS]))
-    return frozenset(words - german)
+    return frozenset(words - german - _BOTH)
 
 
 def game_english_left(text: str, *, allowed: frozenset[str] = frozenset()) -> list[str]:
