@@ -124,3 +124,30 @@ def test_the_api_keeps_ids_and_stored_names_for_a_german_browser(web):
     assert all(re.fullmatch(r"[a-z-]+", c["id"]) for c in state["commons"])
     tiles = [t for column in state["dispenser"].values() for t in column if t]
     assert tiles and all(re.fullmatch(r"[YBGR]\d\d", t) for t in tiles)
+
+
+def test_a_nim_game_against_bots_names_them_in_german(web):
+    app, parts = web
+    created = parts.service.create_game(
+        [
+            PlayerSpec("Anna", "anna@example.com"),
+            PlayerSpec("Greedy bot", bot="greedy"),
+            PlayerSpec("Random bot", bot="random"),
+        ],
+        {"public": True},
+        {"pile": 12},
+        game="nim",
+    )
+    game_id, token = created.game_id, next(s.token for s in created.seats if s.seat == 1)
+    anna = app.test_client()
+    assert anna.get(f"/g/{game_id}/{token}", headers=GERMAN).status_code == 302
+    for moves in (1, 400):
+        play(parts, game_id, token, moves)
+        seq = parts.service.state_at(game_id)["seq"]
+        for page in (
+            get(anna, f"/g/{game_id}"),
+            get(app.test_client(), f"/g/{game_id}/watch"),
+            get(anna, f"/g/{game_id}/history?at={seq}"),
+        ):
+            assert all(bot in page for bot in BOTS), moves
+            assert english_on(page, frozenset({"take"})) == [], moves
