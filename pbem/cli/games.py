@@ -13,8 +13,7 @@ from typing import Any, TextIO
 import click
 
 from pbem.bootstrap import Parts
-from pbem.games import GAMES, NAMES
-from pbem.games.names import bot_name
+from pbem.games import GAMES, NAMES, bot_name
 from pbem.service import Illegal, PlayerSpec, ServiceError, Stale, admin
 from pbem.service.tokens import seat_url
 

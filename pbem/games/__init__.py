@@ -10,6 +10,7 @@ from importlib import import_module
 from pbem import i18n
 
 from .base import Game, IllegalAction, NotationError, Plugin, SetupError
+from .names import bot_name
 
 _PACKAGES = {"mall": "pbem.games.mall", "nim": "pbem.games.nim"}
 
@@ -72,6 +73,7 @@ __all__ = [
     "NotationError",
     "Plugin",
     "SetupError",
+    "bot_name",
     "for_log_format",
     "get",
     "plugin",
