@@ -1,6 +1,6 @@
 """The mall's turn script speaks the page's language: on a German game page in
 Chromium its buttons, lit cells and preview are German, and the move notation it
-chooses stays as it is."""
+chooses stays as it is; the drawings' words and the bot's name are German too."""
 
 from __future__ import annotations
 
@@ -10,14 +10,18 @@ from pathlib import Path
 from pbem.service import PlayerSpec
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "integration"))
-from german import english_left
+from german import english_left, game_english_left
 
 NOTATION = frozenset({"money", "build", "at", "for", "pass", "Anna", "Bernd"})
 
 
 def test_the_turn_script_speaks_german_on_a_german_page(site, browser, shoot):
     created = site.parts.service.create_game(
-        [PlayerSpec("Anna", "anna@example.com"), PlayerSpec("Bernd", "bernd@example.com")],
+        [
+            PlayerSpec("Anna", "anna@example.com"),
+            PlayerSpec("Bernd", "bernd@example.com"),
+            PlayerSpec("Greedy bot", bot="greedy"),
+        ],
         {"hours_per_turn": 48},
         None,
     )
@@ -28,6 +32,14 @@ def test_the_turn_script_speaks_german_on_a_german_page(site, browser, shoot):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{site.url}/g/{created.game_id}/{token}")
     assert page.locator("html").get_attribute("lang") == "de"
+    # what the drawings show and tell a screen reader, as Chromium has them
+    drawn = " ".join(page.locator("main svg").all_text_contents())
+    named = page.locator("main svg [aria-label]").evaluate_all(
+        "nodes => nodes.map(n => n.getAttribute('aria-label')).join(' ')"
+    )
+    assert "kostet 3" in drawn and "Gieriger Bot" in drawn, drawn
+    assert game_english_left(drawn) == [] and game_english_left(named) == []
+    assert "Gieriger Bot" in page.locator("main").inner_text()
 
     picker = page.locator("#picker")
     assert picker.get_by_role("group", name="Andere Aktionen").is_visible()
