@@ -33,7 +33,7 @@ def test_the_turn_script_speaks_german_on_a_german_page(site, browser, shoot):
     page.goto(f"{site.url}/g/{created.game_id}/{token}")
     assert page.locator("html").get_attribute("lang") == "de"
     # what the drawings show and tell a screen reader, as Chromium has them
-    drawn = " ".join(page.locator("main svg").all_text_contents())
+    drawn = " ".join(page.locator("main svg :is(text, title, desc)").all_text_contents())
     named = page.locator("main svg [aria-label]").evaluate_all(
         "nodes => nodes.map(n => n.getAttribute('aria-label')).join(' ')"
     )

@@ -196,6 +196,7 @@ _GAME_WORDS = ("Greedy bot", "Random bot", "costs", "floor", "floors", "empty", 
 _GAME_WORDS += ("base plate", "platform", "tile", "tiles", "wants", "satisfied", "note", "notes")
 # Words of the mall's English names that German writes too ("eine Station").
 _BOTH = frozenset({"Station"})
+_BROKEN = re.compile(r"([^\W\d_])-\s+([^\W\d_])")  # "Burger- Bar": a word over two lines
 _WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W_])?")  # "Zero-G", "Founder's": one word
 
 
@@ -230,6 +231,8 @@ def game_english() -> frozenset[str]:
 
 def game_english_left(text: str, *, allowed: frozenset[str] = frozenset()) -> list[str]:
     """The words of the games' English vocabulary (`game_english`) left in `text`
-    (pass a page through visible_text first)."""
+    (pass a page through visible_text first). A drawing breaks a long name after
+    its hyphen ("Burger-" over "Bar"): read so, it is one word again."""
     vocabulary = game_english()
-    return [w for w in _WORD.findall(_IDS.sub(" ", text)) if w in vocabulary and w not in allowed]
+    text = _BROKEN.sub(r"\1-\2", _IDS.sub(" ", text))
+    return [w for w in _WORD.findall(text) if w in vocabulary and w not in allowed]

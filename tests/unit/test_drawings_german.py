@@ -23,6 +23,7 @@ from pbem.games.mall.document import mall_of
 from pbem.games.mall.explain import attraction_name
 from pbem.games.mall.mall import ATTRACTION, DOCK, MAIN, Customer, Mall
 from pbem.games.mall.pieces import Tile
+from pbem.games.mall.svg_common import fit
 from pbem.games.mall.svg_dispenser import dispenser_svg
 from pbem.games.mall.svg_mall import mall_svg
 from pbem.games.mall.svg_shape import shape_svg
@@ -134,3 +135,22 @@ def test_the_check_sees_the_english_words_of_the_drawings() -> None:
     expected = {"costs", "Burger", "Orbit", "hobby", "fashion", "food", "Greedy", "Random"}
     expected |= {"Elevator", "Shuttle", "Entrance", "platform", "plate", "floor"}
     assert expected <= found, expected - found
+
+
+def test_a_long_name_breaks_after_its_own_hyphen() -> None:
+    assert fit("Burger-Bar", 9) == ["Burger-", "Bar"]
+    assert fit("Zero-G-Karussell", 9) == ["Zero-G-", "Karussell"]
+    assert fit("Shuttle-Haltestelle", 9) == ["Shuttle-", "Halteste…"]
+    assert fit("Burger-Bar", 10) == ["Burger-Bar"]  # a name that fits stays whole
+    # English names break at their spaces as before
+    assert fit("Zero-G Carousel", 9) == ["Zero-G", "Carousel"]
+    assert fit("Star Liner Dock", 9) == ["Star", "Liner Do…"]
+
+
+def test_the_german_drawings_break_names_after_their_hyphens(
+    german: list[tuple[str, str]],
+) -> None:
+    drawn = "\n".join(svg for what, svg in german if what.startswith("every"))
+    for line in ("Burger-", "Bar", "Stiefel-", "Orbit", "Roboter-", "Arena"):
+        assert f">{line}</text>" in drawn, line
+    assert ">Burger-B…</text>" not in drawn

@@ -117,17 +117,32 @@ def plural(n: int, word: str) -> str:
 
 
 def fit(text: str, chars: int, lines: int = 2) -> list[str]:
-    """`text` wrapped into at most `lines` lines of at most `chars` characters; what
-    does not fit is cut with an ellipsis."""
+    """`text` wrapped into at most `lines` lines of at most `chars` characters, a
+    word too long for a line broken after a hyphen of its own ("Burger-" / "Bar");
+    what does not fit is cut with an ellipsis."""
     wrapped: list[str] = []
-    for word in text.split():
-        if wrapped and len(wrapped[-1]) + 1 + len(word) <= chars:
-            wrapped[-1] += " " + word
+    glue = ""  # what joins the next piece to the last: a space, or nothing after "-"
+    for piece in _pieces(text, chars):
+        if wrapped and (
+            len(wrapped[-1]) + len(glue) + len(piece) <= chars or len(wrapped) == lines
+        ):
+            wrapped[-1] += glue + piece
         else:
-            wrapped.append(word)
-    if len(wrapped) > lines:
-        wrapped[lines - 1 :] = [" ".join(wrapped[lines - 1 :])]
+            wrapped.append(piece)
+        glue = "" if piece.endswith("-") else " "
     return [w if len(w) <= chars else w[: chars - 1].rstrip() + "…" for w in wrapped]
+
+
+def _pieces(text: str, chars: int) -> list[str]:
+    """The words of `text`; one longer than `chars` in its parts after each hyphen
+    ("Zero-G-Karussell": "Zero-", "G-", "Karussell")."""
+    pieces: list[str] = []
+    for word in text.split():
+        if len(word) <= chars or "-" not in word.strip("-"):
+            pieces.append(word)
+        else:
+            pieces += re.findall(r"[^-]+-*|-+", word)
+    return pieces
 
 
 def num(value: float) -> str:
