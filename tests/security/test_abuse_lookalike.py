@@ -139,6 +139,29 @@ def test_two_bots_of_one_kind_may_share_their_name(web):
     assert answer.status_code == 400 and "the name of seat 1" in answer.get_json()["error"]
 
 
+TRANSLATED_BOTS = {
+    "german name": ("greedy", "Greedy bot", "Gieriger Bot"),
+    "german name, another case": ("greedy", "Greedy bot", "GIERIGER BOT"),
+    "german name, a lookalike": ("random", "Random bot", "Zufallsb\u043et"),
+}
+
+
+@pytest.mark.parametrize(("bot", "name", "taken"), TRANSLATED_BOTS.values(), ids=TRANSLATED_BOTS)
+def test_nobody_passes_for_a_bot_by_its_name_in_another_language(web, bot, name, taken):
+    # a German reader reads the bot's name in German: whoever took that name would
+    # pass for the bot on every German page
+    app, parts = web
+    players = [{"name": name, "bot": bot}, {"name": taken, "email": "g@example.com"}]
+    answer = app.test_client().post("/api/games", json={"players": players})
+    assert answer.status_code == 400 and "the name of seat 1" in answer.get_json()["error"]
+    created = parts.service.create_game(
+        [PlayerSpec("Ann", "a@example.com"), PlayerSpec(name, bot=bot)], {"public": True}, SHORT
+    )
+    with pytest.raises(BadRequest, match="the name of seat 2"):
+        parts.service.spectator_says(created.game_id, taken, "hallo")
+    assert parts.service.spectator_talk(created.game_id) == []
+
+
 # -- properties: one check, the same at every entry point ------------------------------
 
 _INTERESTING = [
