@@ -1,7 +1,7 @@
 """The games' own words on German pages: a game of a person against two bots,
 looked at in German at several points from its start to its end — the seat's game
-page, the watch page, the history at its steps, the live answer's news — says no
-English word anywhere a reader looks (its drawings' words, titles, tooltips and
+page, the watch page, the history at its steps, the live answer's news, My games —
+says no English word anywhere a reader looks (its drawings' words, titles, tooltips and
 screen-reader names included), neither the site's nor the game's (shop, bay and
 attraction names, categories, "costs", the bots' "Greedy bot" and "Random bot").
 The JSON API stays the contract it was: ids stay ids and names stay as stored."""
@@ -80,9 +80,11 @@ def test_a_game_against_bots_speaks_german_from_start_to_end(web):
         news = anna.get(f"/g/{game_id}/live?since=1", headers=GERMAN).get_json()
         for said in news["since"]:
             assert english_on(said["text"]) == [], said
-        for page in (mine, watched):
+        board = get(anna, "/my-games")  # the opponents, the latest event
+        assert english_on(board) == [], moves
+        for page in (mine, watched, board):
             assert all(bot in page for bot in BOTS), moves
-            assert "kostet" in page or doc["status"] == "finished"
+        assert "kostet" in mine or doc["status"] == "finished"
         looked += 1
     assert parts.service.state_at(game_id)["status"] == "finished"
     assert looked == 5
