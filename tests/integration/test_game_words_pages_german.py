@@ -153,3 +153,10 @@ def test_a_nim_game_against_bots_names_them_in_german(web):
         ):
             assert all(bot in page for bot in BOTS), moves
             assert english_on(page, frozenset({"take"})) == [], moves
+
+
+def test_the_rules_pages_say_the_games_words_in_german(web):
+    app, _parts = web
+    for game in ("mall", "nim"):
+        page = get(app.test_client(), f"/rules/{game}")
+        assert english_on(page, NOTATION | {"take"}) == [], game
