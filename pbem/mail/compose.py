@@ -37,7 +37,7 @@ from .pictures import Pictures
 from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
 from .templating import environment, mails_of
-from .wording import fit_72, number, time_left, when
+from .wording import flowed, number, time_left, when
 from .writing import (
     Draft,
     Mail,
@@ -141,7 +141,7 @@ class Composer:
         html = self.templates.get_template(f"mail/{kind}.html").render(context)
         return Draft(
             tuple(headers),
-            fit_72(text),
+            flowed(text),
             html,
             context.get("picture"),  # with the HTML part: multipart/related
             language,
