@@ -215,7 +215,9 @@ class Composer:
         if context["doc"]["turn"] != row.seat or self._played_since(row, now):
             raise Moot("the turn was played before this mail went")
         context.update(self._turn(row, now))
-        context["picture"] = self.pictures.of(row.game_id, now.head[0], lambda: now.view(None))
+        context["picture"] = self.pictures.of(
+            row.game_id, now.head[0], lambda: now.view(None), seat=row.seat
+        )
         about = {**_about(context, row), "round": context["doc"]["round"]}
         if context["deadline"]:
             return _(
@@ -302,10 +304,14 @@ class Composer:
         ), context
 
     def _game_over(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)  # to a former holder too (row.seat None, payload's seat)
+        context, now = self._game_at(row)  # to a former holder too (payload's seat)
         doc = context["doc"]
         context["final"] = self._standings(doc)
         context["winners"] = [context["names"][s] for s in doc["winners"] or []]
+        ending = getattr(mails_of(GAMES[doc["game"]]), "game_over", None)
+        context["ending"] = ending(doc) if ending is not None else {}
+        spectator = lambda: now.view(None)  # noqa: E731 (the end as everyone sees it)
+        context["picture"] = self.pictures.of(row.game_id, now.head[0], spectator, final=True)
         return _("%(title)s %(game)s: the game is over", **_about(context, row)), context
 
     def _timed_out(self, row: Row) -> tuple[str, dict[str, Any]]:

@@ -102,13 +102,13 @@ def unflowed(text: str) -> list[str]:
 
 def _prose(line: str) -> list[str]:
     """A line of prose cut at spaces into lines of at most WIDTH columns (each but
-    the last ending in the space it was cut after, the soft break)."""
+    the last ending in the space it was cut after, the soft break, counted in)."""
     if len(line) <= WIDTH:
         return [line]
     out: list[str] = []
     current = ""
     for word in _WORDS.findall(line):
-        if current and len(current) + len(word.rstrip()) > WIDTH:
+        if current and len(current) + len(word) > WIDTH:  # its soft break's space too
             out.append(current)
             current = word
         else:
@@ -118,17 +118,18 @@ def _prose(line: str) -> list[str]:
 
 
 def _hanging(line: str, indent: int) -> list[str]:
-    """An indented line cut at spaces into lines of at most WIDTH columns, each one
+    """An indented line cut at spaces into lines of at most WIDTH columns once
+    stuffed (one less before), each one
     after the first under the text of the first (after a list item's "-", "1."),
     or two columns further in; the breaks are hard (no space at a line's end)."""
-    if len(line) <= WIDTH:
+    if len(line) < WIDTH:  # stuffed, it is one longer
         return [line]
     marker = _MARKER.match(line, indent)
     under = " " * (marker.end() if marker else indent + 2)
     out: list[str] = []
     current = line[:indent]
     for word in _WORDS.findall(line, indent):
-        if current.strip() and len(current) + len(word.rstrip()) > WIDTH:
+        if current.strip() and len(current) + len(word.rstrip()) >= WIDTH:
             out.append(current.rstrip())
             current = under + word
         else:
