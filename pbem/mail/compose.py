@@ -328,8 +328,11 @@ class Composer:
         return _("%(title)s %(game)s: time ran out and a bot played your turn", **about), context
 
     def _undo_request(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
+        context, now = self._game_at(row)
         context["asker"] = context["names"][row.payload["asked_by"]]
+        # the request as the history tells it to the reader: the move in the game's words
+        told = [e.text for e in self._history(row, row.seat, now) if e.seq == row.seq]
+        context["request"] = told[0] if told else None
         about = {**_about(context, row), "asker": context["asker"]}
         return _("%(title)s %(game)s: %(asker)s asks to take back a move", **about), context
 
