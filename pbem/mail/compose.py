@@ -38,15 +38,7 @@ from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
 from .templating import environment, mails_of
 from .wording import flowed, number, time_left, when
-from .writing import (
-    Draft,
-    Mail,
-    chat_mail,
-    header_text,
-    written,
-    written_address,
-    written_out,
-)
+from .writing import Draft, Mail, chat_mail, header_text, written, written_address, written_out
 
 TEMPLATES = resources.TEMPLATES
 TURN_PLAYED = (*MOVE_TYPES, UndoDone)  # events that end a turn mail's turn
