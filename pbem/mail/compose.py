@@ -37,16 +37,8 @@ from .pictures import Pictures
 from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
 from .templating import environment, mails_of
-from .wording import fit_72, number, time_left, when
-from .writing import (
-    Draft,
-    Mail,
-    chat_mail,
-    header_text,
-    written,
-    written_address,
-    written_out,
-)
+from .wording import flowed, number, time_left, when
+from .writing import Draft, Mail, chat_mail, header_text, written, written_address, written_out
 
 TEMPLATES = resources.TEMPLATES
 TURN_PLAYED = (*MOVE_TYPES, UndoDone)  # events that end a turn mail's turn
@@ -141,7 +133,7 @@ class Composer:
         html = self.templates.get_template(f"mail/{kind}.html").render(context)
         return Draft(
             tuple(headers),
-            fit_72(text),
+            flowed(text),
             html,
             context.get("picture"),  # with the HTML part: multipart/related
             language,
@@ -215,7 +207,9 @@ class Composer:
         if context["doc"]["turn"] != row.seat or self._played_since(row, now):
             raise Moot("the turn was played before this mail went")
         context.update(self._turn(row, now))
-        context["picture"] = self.pictures.of(row.game_id, now.head[0], lambda: now.view(None))
+        context["picture"] = self.pictures.of(
+            row.game_id, now.head[0], lambda: now.view(None), seat=row.seat
+        )
         about = {**_about(context, row), "round": context["doc"]["round"]}
         if context["deadline"]:
             return _(
@@ -302,10 +296,14 @@ class Composer:
         ), context
 
     def _game_over(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)  # to a former holder too (row.seat None, payload's seat)
+        context, now = self._game_at(row)  # to a former holder too (payload's seat)
         doc = context["doc"]
         context["final"] = self._standings(doc)
         context["winners"] = [context["names"][s] for s in doc["winners"] or []]
+        ending = getattr(mails_of(GAMES[doc["game"]]), "game_over", None)
+        context["ending"] = ending(doc) if ending is not None else {}
+        spectator = lambda: now.view(None)  # noqa: E731 (the end as everyone sees it)
+        context["picture"] = self.pictures.of(row.game_id, now.head[0], spectator, final=True)
         return _("%(title)s %(game)s: the game is over", **_about(context, row)), context
 
     def _timed_out(self, row: Row) -> tuple[str, dict[str, Any]]:
@@ -322,8 +320,11 @@ class Composer:
         return _("%(title)s %(game)s: time ran out and a bot played your turn", **about), context
 
     def _undo_request(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
+        context, now = self._game_at(row)
         context["asker"] = context["names"][row.payload["asked_by"]]
+        # the request as the history tells it to the reader: the move in the game's words
+        told = [e.text for e in self._history(row, row.seat, now) if e.seq == row.seq]
+        context["request"] = told[0] if told else None
         about = {**_about(context, row), "asker": context["asker"]}
         return _("%(title)s %(game)s: %(asker)s asks to take back a move", **about), context
 

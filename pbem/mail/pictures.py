@@ -1,6 +1,8 @@
-"""The picture a turn mail shows: the game's own drawing (its mails part's `picture`)
-of what everyone may see, made a PNG once per game, moment and language for all its
-readers (its words, the drawing's and its `alt` text, in theirs)."""
+"""The pictures mails show: the game's own drawings (its mails part's
+`turn_picture` of what a turn's reader chooses from, `picture` of the game as it
+stands, at the end too) of what everyone may see, made a PNG once per game, moment,
+reader's seat and language (its words, the drawing's and its `alt` text, in
+theirs)."""
 
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ class Pictures:
     def __init__(self, service: Service, mail_domain: str) -> None:
         self.service = service
         self.mail_domain = mail_domain
-        self._drawn: dict[tuple[str, int, str], dict[str, Any] | None] = {}
+        self._drawn: dict[tuple[str, int, str, int | None, bool], dict[str, Any] | None] = {}
         self._png_of: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()  # a worker's threads share one composer
         self._drawing = threading.Lock()
@@ -57,26 +59,28 @@ class Pictures:
         game_id: str,
         seq: int,
         spectator: Callable[[], dict[str, Any]] | None = None,
+        *,
+        seat: int | None = None,
+        final: bool = False,
     ) -> dict[str, Any] | None:
         """The game's picture at `seq`: a PNG (`png`), its Content-ID (`cid`), its
         mail part (`part`, and `written` out for SMTP) and words for it (`alt`, in
-        the language of the moment);
-        None for a game that draws none. Drawn from what a spectator sees, so that
-        no one's hidden parts are ever in it: `spectator()`, when the caller has
-        that document at `seq` already (else it is read)."""
-        key = (game_id, seq, i18n.language())
+        the language of the moment); None for a game that draws none. For a turn
+        mail to `seat`, what that seat chooses from (the game's `turn_picture`, when
+        it draws one); for the game-over mail (`final`), the end. Drawn from what a
+        spectator sees, so that no one's hidden parts are ever in it:
+        `spectator()`, when the caller has that document at `seq` already (else it
+        is read)."""
+        key = (game_id, seq, i18n.language(), seat, final)
         if key in self._drawn:
             return self._drawn[key]
         if self._svg2png is None:
             return None
         # two threads may both draw it: the same picture
         doc = spectator() if spectator is not None else self.service.state_at(game_id, seq)
-        mails = GAMES[doc["game"]].part("mails")
-        draw = getattr(mails, "picture", None)
-        svg = draw(doc) if draw is not None else None
+        svg, alt = _drawing(GAMES[doc["game"]].part("mails"), doc, seat, final)
         drawn = None
         if svg is not None:
-            alt = str(getattr(mails, "PICTURE_ALT", N_("The game as it stands")))
             drawn = {**self._png(svg), "alt": _(alt)}
         with self._lock:
             while len(self._drawn) >= PICTURES_KEPT:
@@ -102,6 +106,22 @@ class Pictures:
                     self._png_of.pop(next(iter(self._png_of)))
                 self._png_of[svg] = found
             return found
+
+
+def _drawing(
+    mails: Any, doc: dict[str, Any], seat: int | None, final: bool
+) -> tuple[str | None, str]:
+    """The game's drawing for a mail (SVG, or None) and the words for it (to be
+    translated): its `turn_picture` of what `seat` chooses from, or its `picture`
+    of the game as it stands (at the end: FINAL_PICTURE_ALT's words)."""
+    alt = str(getattr(mails, "PICTURE_ALT", N_("The game as it stands")))
+    turn = getattr(mails, "turn_picture", None)
+    if seat is not None and turn is not None:
+        return turn(doc, seat), str(getattr(mails, "TURN_PICTURE_ALT", alt))
+    draw = getattr(mails, "picture", None)
+    if final:
+        alt = str(getattr(mails, "FINAL_PICTURE_ALT", alt))
+    return (draw(doc) if draw is not None else None), alt
 
 
 def _image_part(png: bytes, cid: str) -> MIMEPart:

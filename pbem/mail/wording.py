@@ -1,9 +1,10 @@
 """How a mail words what it tells, in its reader's language: moments and time left
-as people say them, names listed with "and", and a plain-text part that reads at 72
-columns (players' names and "you" come with the service's sentences)."""
+as people say them, names listed with "and", and a plain-text part in format=flowed
+that reads at 72 columns (players' names and "you" come with the service's sentences)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -56,32 +57,88 @@ def number(value: float) -> str:
     return format_decimal(value, format="0.######", locale=i18n.locale())
 
 
-def fit_72(text: str) -> str:
-    """The text part wrapped at 72 columns for every client: a longer line is
-    broken at spaces and goes on indented as it began, two more (a word longer
-    than a line, such as a URL, is never broken)."""
+WIDTH = 72  # the columns a text part's lines keep to (a word longer stays whole)
+_WORDS = re.compile(r"\S+\s*")
+_MARKER = re.compile(r"(?:[-*•]|\d+\.|\(\w\))\s+")
+
+
+def flowed(text: str) -> str:
+    """The text part as format=flowed (RFC 3676, delsp=no) at 72 columns: a line
+    of prose (one that begins at the margin) is wrapped with soft line breaks (a
+    space at the end of each of its lines but the last), so that a client that
+    knows the format reflows it to its width and one that does not shows it
+    wrapped, with no line indented; an indented line (a list item, a move and
+    what it does, the position) keeps its indent and goes on under its text after
+    hard breaks; every line that begins with a space, ">" or "From " is stuffed
+    with one space (the reader takes it off again); a word longer than a line,
+    such as a URL, is never broken."""
     lines: list[str] = []
     for line in text.splitlines():
-        if len(line) <= 72:
-            lines.append(line)
-        else:
-            lines += _wrapped(line)
+        if line.rstrip(" ") == "--":
+            lines.append("-- ")  # the signature's separator, the one line that ends in a space
+            continue
+        line = line.rstrip()  # a space at the end would make the break a soft one
+        body = line.lstrip(" ")
+        pieces = _prose(body) if body == line else _hanging(line, len(line) - len(body))
+        lines += [_stuffed(piece) for piece in pieces]
     return "\n".join(lines) + "\n"
 
 
-def _wrapped(line: str) -> list[str]:
-    """A long line broken at its last space before column 72 (its spacing kept,
-    so that "money L  (takes ..." still reads as the move and what it does)."""
-    indent = line[: len(line) - len(line.lstrip(" "))]
+def unflowed(text: str) -> list[str]:
+    """The lines a reader of format=flowed (delsp=no) sees in `text` before it
+    wraps them to its width: each line unstuffed, a soft line break joined."""
+    lines: list[str] = []
+    joining = False
+    for line in text.splitlines():
+        if line != "-- " and line.startswith(" "):
+            line = line[1:]
+        if joining:
+            lines[-1] += line
+        else:
+            lines.append(line)
+        joining = line.endswith(" ") and line != "-- "
+    return lines
+
+
+def _prose(line: str) -> list[str]:
+    """A line of prose cut at spaces into lines of at most WIDTH columns (each but
+    the last ending in the space it was cut after, the soft break, counted in)."""
+    if len(line) <= WIDTH:
+        return [line]
     out: list[str] = []
-    rest = line
-    while len(rest) > 72:
-        cut = rest.rfind(" ", len(indent) + 1, 73)
-        if cut <= len(indent) + 2:  # one long word (a URL): it stays whole
-            cut = rest.find(" ", 73)
-            if cut == -1:
-                break
-        out.append(rest[:cut].rstrip(" "))
-        rest = indent + "  " + rest[cut:].lstrip(" ")
-    out.append(rest)
+    current = ""
+    for word in _WORDS.findall(line):
+        if current and len(current) + len(word) > WIDTH:  # its soft break's space too
+            out.append(current)
+            current = word
+        else:
+            current += word
+    out.append(current)
     return out
+
+
+def _hanging(line: str, indent: int) -> list[str]:
+    """An indented line cut at spaces into lines of at most WIDTH columns once
+    stuffed (one less before), each one
+    after the first under the text of the first (after a list item's "-", "1."),
+    or two columns further in; the breaks are hard (no space at a line's end)."""
+    if len(line) < WIDTH:  # stuffed, it is one longer
+        return [line]
+    marker = _MARKER.match(line, indent)
+    under = " " * (marker.end() if marker else indent + 2)
+    out: list[str] = []
+    current = line[:indent]
+    for word in _WORDS.findall(line, indent):
+        if current.strip() and len(current) + len(word.rstrip()) >= WIDTH:
+            out.append(current.rstrip())
+            current = under + word
+        else:
+            current += word
+    out.append(current.rstrip())
+    return out
+
+
+def _stuffed(line: str) -> str:
+    """A line as format=flowed writes it: one space before a line that begins with
+    a space, ">" or "From " (RFC 3676, 4.4)."""
+    return " " + line if line.startswith((" ", ">", "From ")) else line

@@ -250,12 +250,15 @@ def _boundary() -> bytes:
 
 
 def _text_part(subtype: str, text: str, after: bytes = b"") -> bytes:
-    """A text part in UTF-8, in the transfer encoding the standard content manager
+    """A text part in UTF-8 (the plain one in format=flowed, see wording.flowed),
+    in the transfer encoding the standard content manager
     picks for it (email.contentmanager: 7bit or 8bit when every line fits, else
     quoted-printable or base64, whichever is shorter on the first ten lines)."""
     encoding, body = _encoded(text)
-    head = b'Content-Type: text/%s; charset="utf-8"\r\nContent-Transfer-Encoding: %s\r\n' % (
+    flowed = b'; format="flowed"; delsp="no"' if subtype == "plain" else b""
+    head = b'Content-Type: text/%s; charset="utf-8"%s\r\nContent-Transfer-Encoding: %s\r\n' % (
         subtype.encode("ascii"),
+        flowed,
         encoding.encode("ascii"),
     )
     return head + after + _CRLF + body

@@ -149,13 +149,39 @@ def _replaced(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who)
 
 
 def _undo_requested(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    seat, back_to = p["seat"], p["back_to"]
+    seat, back_to, move = p["seat"], p["back_to"], p.get("move")
+    if move is not None:  # the move in the game's words (see undo.taken_back)
+        return _asked_back(seat, move, p.get("later", 0), who)
     if who.mine(seat):
         return _("You asked to take back every move after seq %(seq)s", seq=back_to)
     return _(
         "%(name)s asked to take back every move after seq %(seq)s",
         name=who.name(seat),
         seq=back_to,
+    )
+
+
+def _asked_back(seat: int, move: str, later: int, who: Who) -> str:
+    """ "Ann asked to take back their move “Burger Bar (Y01) from L1 at 0,2”", and
+    how many moves after it would go with it."""
+    if who.mine(seat):
+        if not later:
+            return _("You asked to take back your move “%(move)s”", move=move)
+        return ngettext(
+            "You asked to take back your move “%(move)s” and the %(num)d move after it",
+            "You asked to take back your move “%(move)s” and the %(num)d moves after it",
+            later,
+            move=move,
+        )
+    if not later:
+        name = who.name(seat)
+        return _("%(name)s asked to take back their move “%(move)s”", name=name, move=move)
+    return ngettext(
+        "%(name)s asked to take back their move “%(move)s” and the %(num)d move after it",
+        "%(name)s asked to take back their move “%(move)s” and the %(num)d moves after it",
+        later,
+        name=who.name(seat),
+        move=move,
     )
 
 
@@ -250,14 +276,23 @@ SENTENCES: dict[type[Event], Sentence] = {
 }
 
 
-def describe(rules: Game, event: Envelope, before: Any, after: Any, who: Who | None = None) -> str:
+def describe(
+    rules: Game,
+    event: Envelope,
+    before: Any,
+    after: Any,
+    who: Who | None = None,
+    known: Mapping[str, Any] | None = None,
+) -> str:
     """One sentence on `event`, given the rules states before and after it; `who`
-    names the seats (without it, "seat N")."""
+    names the seats (without it, "seat N"); `known`, what the walk knows beyond the
+    event (an undo request's move in words: `move` and `later`)."""
     typed = _typed(event)
     sentence = None if typed is None else SENTENCES.get(type(typed))
     if sentence is None:
         return _("something happened that this server cannot describe")
-    return sentence(rules, event.payload, before, after, who or Who())
+    payload = {**event.payload, **known} if known else event.payload
+    return sentence(rules, payload, before, after, who or Who())
 
 
 def visible(event: Envelope, viewer: int | None) -> bool:

@@ -16,14 +16,14 @@ from pbem.games import get
 from pbem.games.names import said_players
 from pbem.i18n import gettext as _
 from pbem.store import log, states
-from pbem.store.events import TALK, UndoAnswered, parse_timestamp
+from pbem.store.events import TALK, UndoAnswered, UndoRequested, parse_timestamp
 
 from . import history, rows
 from . import options as game_options
 from .errors import Happened, NotFound, SeatLink
 from .rows import Record
 from .tokens import seat_token
-from .undo import UNDO_WAIT
+from .undo import UNDO_WAIT, taken_back
 from .unit import Context, is_bot
 
 
@@ -184,9 +184,11 @@ def turn_options_in(rules: Rules, state: Any, seat: int) -> list[dict[str, Any]]
     return options
 
 
-def pending_undo(ctx: Context, game_id: str, seat: int | None) -> dict[str, int] | None:
-    """The undo request waiting for `seat`'s answer: who asked, back to which seq.
-    None when there is none, or it has waited too long (it lapses)."""
+def pending_undo(ctx: Context, game_id: str, seat: int | None) -> dict[str, Any] | None:
+    """The undo request waiting for `seat`'s answer: who asked, back to which seq,
+    and the asker's move it takes back in the game's words (`move`, None when it
+    cannot be told) with how many moves after it (`later`). None when there is
+    none, or it has waited too long (it lapses)."""
     if seat is None:
         return None
     with ctx.reading() as conn:
@@ -194,13 +196,18 @@ def pending_undo(ctx: Context, game_id: str, seat: int | None) -> dict[str, int]
         if row.undo_request_seq is None or row.status != "playing":
             return None
         since = log.events(conn, game_id, after=row.undo_request_seq - 1, but=TALK)
-    if parse_timestamp(since[0].created_at) + UNDO_WAIT <= ctx.clock():
-        return None
-    request = since[0].payload
-    answered = any(isinstance(e.event, UndoAnswered) and e.event.seat == seat for e in since)
-    if request["seat"] == seat or answered:
-        return None
-    return {"asked_by": request["seat"], "back_to": request["back_to"]}
+        if parse_timestamp(since[0].created_at) + UNDO_WAIT <= ctx.clock():
+            return None
+        request = since[0].payload
+        answered = any(isinstance(e.event, UndoAnswered) and e.event.seat == seat for e in since)
+        if request["seat"] == seat or answered:
+            return None
+        asked = since[0].event
+        assert isinstance(asked, UndoRequested)
+        words = taken_back(conn, get(row.game), game_id, asked, since[0].seq)
+    move, later = words if words else (None, 0)
+    asked_by, back_to = request["seat"], request["back_to"]
+    return {"asked_by": asked_by, "back_to": back_to, "move": move, "later": later}
 
 
 def history_of(
@@ -243,7 +250,11 @@ def happened(
         told, who = who, who.after(event)
         if not history.visible(event, viewer):
             continue
-        text = history.describe(rules, event, before, after_state, told)
+        known = None
+        if isinstance(event.event, UndoRequested):  # the move it takes back, in words
+            words = taken_back(conn, rules, game_id, event.event, event.seq)
+            known = {"move": words[0], "later": words[1]} if words else None
+        text = history.describe(rules, event, before, after_state, told, known)
         closes = step.move is not None and (
             rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
         )

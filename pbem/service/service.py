@@ -223,9 +223,10 @@ class Service(MyGames):
         `lapse_overdue_undo` on each (one game at a time, so one cannot stop others)."""
         return undo.requests_waiting(self._ctx)
 
-    def pending_undo(self, game_id: str, seat: int | None) -> dict[str, int] | None:
+    def pending_undo(self, game_id: str, seat: int | None) -> dict[str, Any] | None:
         """The undo request waiting for `seat`'s answer: who asked, back to which
-        seq. None when there is none, or it has waited too long (it lapses)."""
+        seq, and the move it takes back in the game's words (`move`, `later`). None
+        when there is none, or it has waited too long (it lapses)."""
         return queries.pending_undo(self._ctx, game_id, seat)
 
     # -- table talk -----------------------------------------------------------------

@@ -121,6 +121,21 @@ def _plan(
     return UndoPlan(seat, back_to, taken, alone, [] if alone else people), restored
 
 
+def taken_back(
+    conn: Connection, rules: Rules, game_id: str, request: UndoRequested, seq: int
+) -> tuple[str, int] | None:
+    """What the undo request stored at `seq` takes back, in the game's words (its
+    `narrate`, in the language of the moment): the asker's own move, and how many
+    moves after it go with it; None when there is no such move to tell."""
+    moves = moves_in_force(log.events(conn, game_id, upto=seq - 1, but=TALK))
+    later = [m for m in moves if m.seq > request.back_to]
+    if not later or later[0].payload.get("seat") != request.seat:
+        return None
+    before = states.state_at(conn, rules, game_id, request.back_to)
+    action = rules.parse(later[0].payload["action"])
+    return rules.narrate(before, action, rules.perform(before, action)), len(later) - 1
+
+
 def _shows_hidden(rules: Rules, before: Any, after: Any, seats: list[Record]) -> bool:
     """Whether going from `before` to `after` showed anyone something that was
     hidden from them: what the rules call a reveal, or anything that stopped

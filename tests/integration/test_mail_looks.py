@@ -124,9 +124,12 @@ def test_the_turn_mail_shows_the_malls_as_an_inline_png_of_public_parts_only(tab
     drawn = Image.open(io.BytesIO(png))
     assert drawn.format == "PNG" and drawn.width >= 200
     assert f'width="{drawn.width // 2}"' in html  # drawn at twice its size
-    # drawn from the spectator's view: the same as for anyone, no secret card in it
+    # drawn from the spectator's view: the same as for anyone, no secret card in it;
+    # what the reader chooses from, the Dispenser and their own mall
     seq = parts.service.state_at(game)["seq"]
-    public = mall_mails.picture(parts.service.state_at(game, seq))
+    reader = parts.service.state_at(game)["turn"]
+    public = mall_mails.turn_picture(parts.service.state_at(game, seq), reader)
+    assert public is not None
     for seat in (1, 2):
         seat_view = parts.service.state_at(game, seq, seat)
         secret = seat_view["players"][seat - 1]["secret"]

@@ -28,6 +28,8 @@ def _standard(draft: Draft) -> bytes:
     for name, value in draft.headers:
         message[name] = value
     message.set_content(draft.text)
+    flowed = 'text/plain; charset="utf-8"; format="flowed"; delsp="no"'
+    message.replace_header("Content-Type", flowed)  # the text part is format=flowed
     message.add_alternative(draft.html, subtype="html")
     if draft.picture is not None:
         html_part = message.get_body(("html",))

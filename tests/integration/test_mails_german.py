@@ -367,10 +367,10 @@ def test_a_german_players_mail_is_answered_in_german(german_table, body, status)
 
 @pytest.mark.parametrize("game", ["mall", "nim"])
 def test_the_german_sentences_are_written_to_fit_72_columns(make_parts, clock, monkeypatch, game):
-    """Not merely wrapped at 72 by fit_72 (which indents what it breaks): the German
+    """Not merely wrapped at 72 by the flowed writer (which breaks what is longer): the German
     of the mails' own sentences is written in lines that fit, as the English is."""
     _without_the_games_words(monkeypatch)
-    monkeypatch.setattr("pbem.mail.compose.fit_72", lambda text: text)
+    monkeypatch.setattr("pbem.mail.compose.flowed", lambda text: text)
     parts = make_parts(clock)
     _game_id, written = _every_kind(parts, clock, game)
     for kind, message in written.items():

@@ -120,7 +120,12 @@ def test_a_move_while_an_undo_request_waits_closes_it_with_an_event(service):
     service.submit_action(created.game_id, token(created, 1), "take 2", 1)
     service.submit_action(created.game_id, token(created, 2), "take 1", 2)
     request = service.undo(created.game_id, token(created, 1))
-    assert service.pending_undo(created.game_id, 2) == {"asked_by": 1, "back_to": 1}
+    assert service.pending_undo(created.game_id, 2) == {
+        "asked_by": 1,
+        "back_to": 1,
+        "move": "take 2; 8 left",  # the move taken back, in the game's words
+        "later": 1,
+    }
     service.submit_action(created.game_id, token(created, 1), "take 1", request.seq)
     assert types(service, created.game_id)[-2:] == ["UndoLapsed", "ActionTaken"]
     lapsed = [row for row in outbox(service, created.game_id) if row[1] == "undo_lapsed"]

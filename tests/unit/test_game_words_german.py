@@ -342,14 +342,17 @@ def test_the_mall_mail_parts_are_german(middle: Any, finished: Any) -> None:
         parts = mail_parts("mall", middle, GAME, middle.turn)
         doc = view(finished, 1)
         table = [doc["players"][s - 1] for s in GAMES["mall"].standings(doc)]
+        words = GAMES["mall"].part("mails")
+        ending = words.game_over(doc)  # the attractions by name, in German
         for kind in ("txt", "html"):
             parts[f"_game_over.{kind}"] = render(
-                f"mall/mail/_game_over.{kind}", doc=doc, final=table
+                f"mall/mail/_game_over.{kind}", doc=doc, final=table, ending=ending
             )
-        words = GAMES["mall"].part("mails")
         parts["help"] = "\n".join(i18n.gettext(line) for line in words.HELP)
         parts["tagline"] = i18n.gettext(words.TAGLINE)
         parts["picture"] = i18n.gettext(words.PICTURE_ALT)
+        parts["turn picture"] = i18n.gettext(words.TURN_PICTURE_ALT)
+        parts["final picture"] = i18n.gettext(words.FINAL_PICTURE_ALT)
     for name, text in parts.items():
         assert german(text, html=name.endswith(".html")) == [], name
     assert "Deine erlaubten Aktionen" in parts["_turn.txt"]

@@ -1,10 +1,12 @@
 """The mall's part of the mails: its notation help, the words the game-neutral
-mails take from it, and the picture of the malls a turn mail shows; its partials
-(the turn block, the standings with every balloon, what the end shows) are in
-templates/mail/. The words are marked for the catalog and translated where they are
-shown (`gettext(TAGLINE)`, each line of HELP, PICTURE_ALT); the notation in them stays
-as it is. The picture's words (names on tiles, each mall's title) are in the
-language of the moment, and its cache keeps one drawing per language."""
+mails take from it, what its game-over mail shows beyond the standings, and its
+pictures (drawn by mail_pictures: the Dispenser and the reader's mall for a turn,
+every mall for the end); its partials (the turn block, the standings with every
+balloon, what the end shows) are in templates/mail/. The words are marked for the
+catalog and translated where they are shown (`gettext(TAGLINE)`, each line of
+HELP, PICTURE_ALT); the notation in them stays as it is. The pictures' words (names
+on tiles, each mall's title) are in the language of the moment, and the cache
+keeps one drawing per language."""
 
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ from pbem.i18n import gettext as _
 
 from .content import load
 from .document import mall_of
+from .explain import attraction_name
+from .mail_pictures import turn_picture
 from .svg_mall import mall_svg
 
 PARTIALS = ("_turn", "_standings", "_game_over")
@@ -37,10 +41,28 @@ HELP = (
 
 CONTENT = load()
 PICTURE_ALT = N_("The malls as they stand (the position in words is in this mail's text part)")
-PICTURE_WIDTH = 560  # CSS pixels at most; drawn at twice that, for sharp screens
-PICTURE_CELL = 24  # CSS pixels a cell of the mall
-GAP = 12  # CSS pixels between two malls
-NAME_HEIGHT = 20  # CSS pixels above each mall for its player's name
+TURN_PICTURE_ALT = N_(
+    "The Dispenser 3000 and your mall (the position in words is in this mail's text part)"
+)
+FINAL_PICTURE_ALT = N_("The malls at the end of the game")
+PICTURE_WIDTH = 576  # CSS pixels at most (a mail's 600 less its margins); drawn at twice that
+PICTURE_CELL = 66  # CSS pixels a cell of the mall: its smallest words 11 px
+GAP = 16  # CSS pixels between two malls
+NAME_HEIGHT = 22  # CSS pixels above each mall for its player's name
+__all__ = ["game_over", "picture", "turn_picture"]
+
+
+def game_over(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """What the game-over partial shows beyond the standings: each seat's attractions
+    by name, in the reader's language ("Space Elevator", "Weltraumlift")."""
+    return {
+        "attractions": {
+            p["seat"]: [attraction_name(t["id"]) for t in p["tiles"] if t["kind"] == "attraction"]
+            for p in doc["players"]
+        }
+    }
+
+
 _VIEWBOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
 
 
@@ -84,7 +106,7 @@ def _drawn(malls_json: str) -> str | None:
             x, y, row_height = 0.0, y + row_height + GAP, 0.0
         place = f' x="{x:g}" y="{y + NAME_HEIGHT:g}" width="{w:g}" height="{h:g}"'
         placed.append(
-            f'<text x="{x + 4:g}" y="{y + NAME_HEIGHT - 5:g}" font-size="12" font-weight="bold"'
+            f'<text x="{x + 4:g}" y="{y + NAME_HEIGHT - 6:g}" font-size="15" font-weight="bold"'
             f' font-family="sans-serif" fill="#222222">{escape(_fit(mall["name"], w))}</text>'
         )
         placed.append(_without_root_xmlns(svg.replace(' width="100%"', place, 1)))
@@ -101,8 +123,8 @@ def _drawn(malls_json: str) -> str | None:
 
 
 def _fit(name: str, width: float) -> str:
-    """The name, cut short (with an ellipsis) to what fits `width` pixels at 12 px."""
-    most = max(int(width / 8), 4)
+    """The name, cut short (with an ellipsis) to what fits `width` pixels at 15 px."""
+    most = max(int(width / 10), 4)
     return name if len(name) <= most else name[: most - 1] + "…"
 
 
