@@ -311,3 +311,46 @@ def test_http_endpoints_are_refused_unless_the_loopback_setting_is_on(make_parts
     answer = _subscribe(client, token, f"/g/{created.game_id}/push", device.subscription())
     assert answer.status_code == 400
     assert _subscriptions(parts) == []
+
+
+def test_an_undo_asked_of_a_seat_is_pushed_naming_who_asks(site, push_service):
+    app, parts = site
+    created = _nim(parts, pile=9)
+    game_id = created.game_id
+    bernd = Device(push_service.endpoint("bernd"))
+    client, token = _seated(app, created, 2)
+    assert _subscribe(client, token, f"/g/{game_id}/push", bernd.subscription()).status_code == 201
+    parts.service.submit_action(game_id, created.seats[0].token, "take 1")
+    parts.service.submit_action(game_id, created.seats[1].token, "take 1")
+    parts.service.undo(game_id, created.seats[0].token)
+
+    *earlier, asked = _push_rows(parts, game_id)
+    assert (asked.kind, asked.seat, asked.payload["asked_by"]) == ("undo_request", 2, 1)
+    # a device's pushes go in order: the turn pushed before it first (moot by now)
+    assert [_deliver(parts, row.id) for row in earlier] == ["skipped"]
+    assert _deliver(parts, asked.id) == "sent"
+    push = push_service.pushes[-1]
+    assert push.headers["urgency"] == "normal"
+    notice = bernd.read(push, application_server_key(parts.settings), subject(parts.settings))
+    with i18n.speaking("de"):
+        title = i18n.gettext("Nim")
+    assert (notice["title"], notice["body"]) == (
+        "Bitte um Rücknahme",
+        f"{title} {game_id}: Anna möchte einen Zug zurücknehmen.",
+    )
+
+
+def test_a_seat_that_chose_no_mail_for_a_topic_is_not_pushed_for_it(site, push_service):
+    app, parts = site
+    created = _nim(parts, pile=9)
+    game_id = created.game_id
+    client, token = _seated(app, created, 2)
+    device = Device(push_service.endpoint("quiet"))
+    assert _subscribe(client, token, f"/g/{game_id}/push", device.subscription()).status_code == 201
+    parts.service.set_mail_preference(
+        game_id, created.seats[1].token, "turn=none,round=every,other=every"
+    )
+    parts.service.submit_action(game_id, created.seats[0].token, "take 1")
+    assert _push_rows(parts, game_id) == []
+    parts.service.say(game_id, created.seats[0].token, "hello")
+    assert [r.kind for r in _push_rows(parts, game_id)] == ["chat"]
