@@ -1,7 +1,8 @@
-// Notifications on this device (templates/_push.html): registers the service worker
-// (/push-sw.js), subscribes with the server's key, and posts the subscription to the
-// page's endpoint (with the page's CSRF token); "Stop" takes it off this page's
-// seat (or address) only, since one browser's subscription may serve other games.
+// Notifications on this device (templates/_push.html): on "Notify me", registers
+// the service worker (/push-sw.js), subscribes with the server's key, and posts the
+// subscription to the page's endpoint (with the page's CSRF token); "Stop" takes it
+// off this page's seat (or address) only: one browser's subscription may serve
+// other games too.
 (function () {
   "use strict";
   var panel = document.querySelector("[data-push-key]");
@@ -38,11 +39,16 @@
     });
   }
 
-  var registered = navigator.serviceWorker.register(panel.getAttribute("data-push-worker"), { scope: "/" });
+  // The worker is registered when a device is turned on, not for every visit; a
+  // subscription needs it active (ready), not only installing.
+  function registered() {
+    return navigator.serviceWorker.register(panel.getAttribute("data-push-worker"), { scope: "/" })
+      .then(function () { return navigator.serviceWorker.ready; });
+  }
 
   function subscription() {
-    return registered.then(function (registration) {
-      return registration.pushManager.getSubscription();
+    return navigator.serviceWorker.getRegistration("/").then(function (registration) {
+      return registration ? registration.pushManager.getSubscription() : null;
     });
   }
 
@@ -50,7 +56,7 @@
     on.disabled = true;
     Notification.requestPermission().then(function (permission) {
       if (permission !== "granted") { show("blocked"); return null; }
-      return registered.then(function (registration) {
+      return registered().then(function (registration) {
         return registration.pushManager.subscribe({
           userVisibleOnly: true,
           applicationServerKey: key(panel.getAttribute("data-push-key"))

@@ -1,5 +1,6 @@
 """push_subscriptions: the browsers' Web Push subscriptions, each for one seat (as
-long as its holder holds it) or for every seat of a signed-in address
+long as its holder holds it) or for every seat of a signed-in address, while the
+browser's session that asked lasts
 
 Revision ID: 0014
 Revises: 0013
@@ -34,6 +35,7 @@ def upgrade() -> None:
         sa.Column("endpoint_sha256", TEXT(length=64), nullable=False),
         sa.Column("p256dh", TEXT(length=100), nullable=False),
         sa.Column("auth", TEXT(length=40), nullable=False),
+        sa.Column("session_sha256", TEXT(length=64), nullable=False),
         sa.Column("created_at", TEXT(length=32), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_push_subscriptions")),
         sa.UniqueConstraint(

@@ -1,10 +1,11 @@
 """Web Push subscriptions and the push notices: a browser's subscription checked
 hard and kept for one seat (while its holder holds it) or for every seat of a
-signed-in address; and, where the policy writes a notice to a seat, one outbox row
-of channel "push" for each subscription that reaches the seat, for the kinds that
-are pushed, as the seat's mail preference has them (a topic set to "none" pushes
-nothing either). The push channel's adapter reads a subscription back by its id,
-and drops it when the push service says it is gone."""
+signed-in address, while the browser's session that asked lasts; and, where the
+policy writes a notice to a seat, one outbox row of channel "push" for each
+subscription that reaches the seat, for the kinds that are pushed, as the seat's
+mail preference has them (a topic set to "none" pushes nothing either). The push
+channel's adapter reads a subscription back by its id, and drops it when the push
+service says it is gone."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
 
 from pbem.i18n import gettext as _
 from pbem.store.database import Database
@@ -28,6 +29,7 @@ from . import rows
 from .errors import BadRequest
 from .notices import ALWAYS, Kind
 from .rows import Record
+from .sessions import SESSIONS, SIGN_INS, SIGNED_IN
 from .unit import Tx, is_bot
 
 SUBSCRIPTIONS = core_table(PushSubscription)
@@ -122,6 +124,10 @@ def checked(body: object, *, loopback_http: bool = False) -> Subscription:
     return Subscription(endpoint, p256dh, auth)
 
 
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def seat_scope(game_id: str, seat: int) -> str:
     return f"seat:{game_id}:{seat}"
 
@@ -137,14 +143,20 @@ class Subscriptions:
         self.db = database
         self.clock = clock
 
-    def add_for_seat(self, game_id: str, seat: int, holder: str, found: Subscription) -> int:
-        """Keep `found` for the seat while `holder` (the token's hash) holds it."""
+    def add_for_seat(
+        self, game_id: str, seat: int, holder: str, session_id: str, found: Subscription
+    ) -> int:
+        """Keep `found` for the seat while `holder` (the token's hash) holds it and
+        the browser's seat session (`session_id`) lasts."""
         values = {"game_id": game_id, "seat": seat, "holder": holder, "address": None}
+        values["session_sha256"] = _sha256(session_id)
         return self._add(seat_scope(game_id, seat), values, found)
 
-    def add_for_address(self, address: str, found: Subscription) -> int:
-        """Keep `found` for every seat of a signed-in `address`."""
+    def add_for_address(self, address: str, sign_in: str, found: Subscription) -> int:
+        """Keep `found` for every seat of a signed-in `address` while the sign-in
+        (its name, `sign_in`) lasts."""
         values = {"game_id": None, "seat": None, "holder": None, "address": address.lower()}
+        values["session_sha256"] = sign_in
         return self._add(address_scope(address), values, found)
 
     def _add(self, scope: str, values: dict[str, Any], found: Subscription) -> int:
@@ -228,16 +240,21 @@ def also(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any]) ->
         return
     if kind not in ALWAYS and mail_choices(seat.mail or "every")[topic] == "none":
         return
-    table = SUBSCRIPTIONS
-    reaches = [(table.c.game_id == tx.game_id) & (table.c.seat == seat.seat)]
+    table, now = SUBSCRIPTIONS, tx.time()
+    session_lasts = exists().where(SESSIONS.c.id_sha256 == table.c.session_sha256)
+    signed_in = timestamp(parse_timestamp(now) - SIGNED_IN)
+    sign_in_lasts = exists().where(
+        SIGN_INS.c.id_sha256 == table.c.session_sha256, SIGN_INS.c.used_at > signed_in
+    )
+    reaches = [and_(table.c.game_id == tx.game_id, table.c.seat == seat.seat, session_lasts)]
     if seat.email:
-        reaches.append(table.c.address == str(seat.email).lower())
+        reaches.append(and_(table.c.address == str(seat.email).lower(), sign_in_lasts))
     found = tx.conn.execute(
         select(table.c.id, table.c.holder, table.c.address, table.c.endpoint_sha256)
         .where(or_(*reaches))
         .order_by(table.c.id)
     ).all()
-    now, seen = tx.time(), set()
+    seen = set()
     for sub in found:
         if sub.endpoint_sha256 in seen or (sub.address is None and sub.holder != seat.token_sha256):
             continue  # one push per device; a seat's subscription only for its holder

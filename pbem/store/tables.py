@@ -320,7 +320,9 @@ class PushSubscription(SQLModel, table=True):
     long as the holder who asked holds it (`game_id`, `seat`, `holder`: the seat
     token's hash then), or for every seat of a signed-in address (`address`, in
     lower case). `scope` names the one of the two, and an endpoint is kept once per
-    scope (by its SHA-256). Deleting the row ends the pushes to it."""
+    scope (by its SHA-256). It lasts as long as the browser's session that asked
+    (`session_sha256`: the seat session's, or the sign-in's): "Forget my seat",
+    signing out, or the sign-in's end stops it. Deleting the row ends it too."""
 
     __tablename__ = "push_subscriptions"
     __table_args__ = (
@@ -338,4 +340,5 @@ class PushSubscription(SQLModel, table=True):
     endpoint_sha256: str = Field(max_length=64)
     p256dh: str = Field(max_length=100)  # base64url, as the browser gave it
     auth: str = Field(max_length=40)
+    session_sha256: str = Field(max_length=64)  # seat_sessions.id_sha256, sign_ins.id_sha256
     created_at: str = Field(max_length=32)

@@ -3,19 +3,21 @@ scope is the whole site), the panel that turns a device's notifications on and o
 (templates/_push.html, static/push.js), and the JSON endpoints it posts a browser's
 subscription to: for the seat this browser holds in a game, or for every seat of the
 address it is signed in with on My games. Every request needs the page's CSRF token;
-the subscription is checked in pbem.service.push."""
+the subscription is checked in pbem.service.push, and lasts as long as the browser's seat
+session (or its sign-in)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, request, send_from_directory, url_for
+from flask import Blueprint, Response, request, send_from_directory, session, url_for
 
 from pbem import resources
 from pbem.i18n import gettext as _
 from pbem.push.keys import application_server_key
 from pbem.service import BadRequest, Forbidden
 from pbem.service.push import Subscriptions, address_scope, checked, seat_scope
+from pbem.service.signing import SignedIn
 from pbem.service.tokens import token_hash
 
 from . import mine, play
@@ -62,20 +64,22 @@ def _body() -> Any:
     return body
 
 
-def _seat(game_id: str) -> tuple[int, str]:
-    """The seat this browser holds in the game, and its token's hash."""
+def _seat(game_id: str) -> tuple[int, str, str]:
+    """The seat this browser holds in the game, its token's hash and the browser's
+    seat session."""
     token = play._token(game_id)
     seat = parts().service.seat_of(game_id, token) if token else None
-    if seat is None or token is None:
+    session_id = session.get("seats", {}).get(game_id)
+    if seat is None or token is None or not isinstance(session_id, str):
         raise Forbidden(_("open your personal link to get notifications of this game"))
-    return seat, token_hash(token)
+    return seat, token_hash(token), session_id
 
 
-def _address() -> str:
-    address = mine.signed_in_address()
-    if address is None:
+def _address() -> SignedIn:
+    signed = mine.signed_in()
+    if signed is None:
         raise Forbidden(_("sign in on My games to get notifications of all your games"))
-    return address
+    return signed
 
 
 def _endpoint() -> object:
@@ -93,41 +97,41 @@ def worker() -> Response:
 
 @bp.post("/g/<game_id>/push")
 def seat_on(game_id: str) -> tuple[dict[str, str], int]:
-    seat, holder = _seat(game_id)
+    seat, holder, session_id = _seat(game_id)
     found = checked(_body(), loopback_http=parts().settings.push_loopback_http)
-    _subscriptions().add_for_seat(game_id, seat, holder, found)
+    _subscriptions().add_for_seat(game_id, seat, holder, session_id, found)
     return {"push": "on"}, 201
 
 
 @bp.post("/g/<game_id>/push/off")
 def seat_off(game_id: str) -> dict[str, str]:
-    seat, _holder = _seat(game_id)
+    seat, _holder, _session = _seat(game_id)
     _subscriptions().remove(seat_scope(game_id, seat), _endpoint())
     return {"push": "off"}
 
 
 @bp.post("/g/<game_id>/push/state")
 def seat_state(game_id: str) -> dict[str, str]:
-    seat, _holder = _seat(game_id)
+    seat, _holder, _session = _seat(game_id)
     on = _subscriptions().has(seat_scope(game_id, seat), _endpoint())
     return {"push": "on" if on else "off"}
 
 
 @bp.post("/my-games/push")
 def address_on() -> tuple[dict[str, str], int]:
-    address = _address()
+    signed = _address()
     found = checked(_body(), loopback_http=parts().settings.push_loopback_http)
-    _subscriptions().add_for_address(address, found)
+    _subscriptions().add_for_address(signed.address, signed.sign_in, found)
     return {"push": "on"}, 201
 
 
 @bp.post("/my-games/push/off")
 def address_off() -> dict[str, str]:
-    _subscriptions().remove(address_scope(_address()), _endpoint())
+    _subscriptions().remove(address_scope(_address().address), _endpoint())
     return {"push": "off"}
 
 
 @bp.post("/my-games/push/state")
 def address_state() -> dict[str, str]:
-    on = _subscriptions().has(address_scope(_address()), _endpoint())
+    on = _subscriptions().has(address_scope(_address().address), _endpoint())
     return {"push": "on" if on else "off"}

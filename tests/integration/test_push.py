@@ -354,3 +354,15 @@ def test_a_seat_that_chose_no_mail_for_a_topic_is_not_pushed_for_it(site, push_s
     assert _push_rows(parts, game_id) == []
     parts.service.say(game_id, created.seats[0].token, "hello")
     assert [r.kind for r in _push_rows(parts, game_id)] == ["chat"]
+
+
+def test_forgetting_the_seat_in_the_browser_ends_its_pushes(site, push_service):
+    app, parts = site
+    created = _nim(parts, pile=9)
+    game_id = created.game_id
+    client, token = _seated(app, created, 2)
+    device = Device(push_service.endpoint("shared"))
+    assert _subscribe(client, token, f"/g/{game_id}/push", device.subscription()).status_code == 201
+    assert client.post(f"/g/{game_id}/forget", data={"csrf_token": token}).status_code == 302
+    parts.service.submit_action(game_id, created.seats[0].token, "take 1")
+    assert _push_rows(parts, game_id) == []

@@ -154,3 +154,17 @@ def test_a_push_of_table_talk_or_an_undo_says_nothing_hidden_and_speaks_german(
     # a second line within minutes: no second push (one per few minutes a device)
     parts.service.say(game_id, created.seats[0].token, "and another line")
     assert len(_push_rows(parts, game_id)) == 1
+
+
+def test_signing_out_ends_the_pushes_of_my_games(site, mailbox, push_service):
+    app, parts = site
+    game = _nim(parts, PlayerSpec("Ben", "ben@example.com"), PlayerSpec("Ann", "ann@example.com"))
+    client = signed_in_client(app, parts, mailbox, "ann@example.com")
+    device = Device(push_service.endpoint("ann"))
+    assert _post(client, "/my-games/push", device.subscription(), "/my-games").status_code == 201
+    signed_out = client.post(
+        "/my-games/sign-out", data={"csrf_token": support.csrf(client, "/my-games")}
+    )
+    assert signed_out.status_code == 302
+    parts.service.submit_action(game.game_id, game.seats[0].token, "take 1")
+    assert _push_rows(parts, game.game_id) == []
