@@ -366,3 +366,13 @@ def test_forgetting_the_seat_in_the_browser_ends_its_pushes(site, push_service):
     assert client.post(f"/g/{game_id}/forget", data={"csrf_token": token}).status_code == 302
     parts.service.submit_action(game_id, created.seats[0].token, "take 1")
     assert _push_rows(parts, game_id) == []
+
+
+def test_the_service_worker_is_served_at_the_root_as_a_script_of_this_site(site):
+    app, _parts = site
+    answer = app.test_client().get("/push-sw.js")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "no-cache"  # a new worker is seen at once
+    assert "worker-src 'self'" in answer.headers["Content-Security-Policy"]
+    assert b"notificationclick" in answer.get_data()
