@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, request, send_from_directory, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    request,
+    send_from_directory,
+    session,
+    url_for,
+)
 
 from pbem import resources
 from pbem.i18n import gettext as _
@@ -32,9 +40,15 @@ def _panel() -> dict[str, Any]:
     return {"push_panel": push_panel}
 
 
-def push_panel(game_id: str | None) -> dict[str, str]:
+def push_panel(game_id: str | None) -> dict[str, str] | None:
     """What the panel needs: the server's key and where it posts, for a game's seat
-    (`game_id`) or for the signed-in address (None)."""
+    (`game_id`) or for the signed-in address (None). None (no panel) when the key
+    pair cannot be read or made (an instance folder this process may not write)."""
+    try:
+        key = application_server_key(parts().settings)
+    except (OSError, ValueError) as error:
+        current_app.logger.warning("no Web Push: the VAPID key pair cannot be had: %s", error)
+        return None
     if game_id is None:
         on, off, state = "push.address_on", "push.address_off", "push.address_state"
         urls = {k: url_for(v) for k, v in (("on", on), ("off", off), ("state", state))}
@@ -45,7 +59,7 @@ def push_panel(game_id: str | None) -> dict[str, str]:
         }
     return {
         **urls,
-        "key": application_server_key(parts().settings),
+        "key": key,
         "worker": url_for("push.worker"),
     }
 

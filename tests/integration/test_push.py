@@ -376,3 +376,19 @@ def test_the_service_worker_is_served_at_the_root_as_a_script_of_this_site(site)
     assert answer.headers["Cache-Control"] == "no-cache"  # a new worker is seen at once
     assert "worker-src 'self'" in answer.headers["Content-Security-Policy"]
     assert b"notificationclick" in answer.get_data()
+
+
+def test_a_key_pair_that_cannot_be_had_leaves_the_page_without_the_panel(make_parts, clock):
+    from pbem.web.app import create_app
+
+    parts = make_parts(clock)
+    (parts.settings.instance_dir / FILE).mkdir(parents=True)  # not a key: a folder
+    app = create_app(parts)
+    app.testing = True
+    created = _nim(parts)
+    client = app.test_client()
+    client.get(f"/g/{created.game_id}/{created.seats[1].token}")
+    page = client.get(f"/g/{created.game_id}")
+    assert page.status_code == 200
+    assert "Your seat" in page.get_data(as_text=True)
+    assert "data-push-key" not in page.get_data(as_text=True)
