@@ -55,6 +55,8 @@ class PushService:
                 service.pushes.append(Push(self.path, headers, body))
                 status = service.answers.get(self.path, 201)
                 self.send_response(status)
+                if 300 <= status < 400:  # sends the push on elsewhere
+                    self.send_header("Location", f"{service.origin}/elsewhere")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

@@ -112,7 +112,11 @@ class PushChannel:
             "aud": f"{endpoint.scheme}://{endpoint.netloc}",
             "exp": int(time.time()) + SIGNED_FOR,
         }
-        headers = {**vapid(self.settings).sign(claims), "Urgency": URGENCY.get(kind, "normal")}
+        try:
+            signed = vapid(self.settings).sign(claims)
+        except (OSError, ValueError) as error:  # the instance's key pair, for now
+            raise DeliveryFailed(f"the VAPID key pair cannot be had: {error}") from error
+        headers = {**signed, "Urgency": URGENCY.get(kind, "normal")}
         info = {"endpoint": found.endpoint, "keys": {"p256dh": found.p256dh, "auth": found.auth}}
         try:
             answer = WebPusher(info, requests_session=self._session()).send(

@@ -392,3 +392,18 @@ def test_a_key_pair_that_cannot_be_had_leaves_the_page_without_the_panel(make_pa
     assert page.status_code == 200
     assert "Your seat" in page.get_data(as_text=True)
     assert "data-push-key" not in page.get_data(as_text=True)
+
+
+def test_a_push_service_that_sends_the_push_elsewhere_is_not_followed(site, push_service):
+    app, parts = site
+    created = _nim(parts)
+    device = Device(push_service.endpoint("moved"))
+    client, token = _seated(app, created, 2)
+    _subscribe(client, token, f"/g/{created.game_id}/push", device.subscription())
+    push_service.answers["/push/moved"] = 307
+
+    parts.service.submit_action(created.game_id, created.seats[0].token, "take 1")
+    (row,) = _push_rows(parts, created.game_id)
+    assert _deliver(parts, row.id) == "failed"
+    assert parts.outbox.get(row.id).last_error == "the push service answered with a redirect"
+    assert [p.path for p in push_service.pushes] == ["/push/moved"]  # nothing went elsewhere
