@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, exists, func, insert, or_, select, update
 
 from pbem.i18n import gettext as _
 from pbem.store.database import Database
@@ -171,6 +171,13 @@ class Subscriptions:
             if known is not None:  # the same browser again: its keys may be new
                 conn.execute(update(table).where(table.c.id == known).values(**keys, **values))
                 return int(known)
+            # the devices of browsers whose session is over count no more: gone
+            seat_lasts, sign_in_lasts = _lasting(timestamp(self.clock()))
+            lasts = or_(
+                and_(table.c.address.is_(None), seat_lasts),
+                and_(table.c.address.is_not(None), sign_in_lasts),
+            )
+            conn.execute(delete(table).where(same, ~lasts))
             count = conn.execute(select(func.count()).where(same)).scalar() or 0
             if count >= MOST_PER_SCOPE:
                 raise _refused(
@@ -241,11 +248,7 @@ def also(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any]) ->
     if kind not in ALWAYS and mail_choices(seat.mail or "every")[topic] == "none":
         return
     table, now = SUBSCRIPTIONS, tx.time()
-    session_lasts = exists().where(SESSIONS.c.id_sha256 == table.c.session_sha256)
-    signed_in = timestamp(parse_timestamp(now) - SIGNED_IN)
-    sign_in_lasts = exists().where(
-        SIGN_INS.c.id_sha256 == table.c.session_sha256, SIGN_INS.c.used_at > signed_in
-    )
+    session_lasts, sign_in_lasts = _lasting(now)
     reaches = [and_(table.c.game_id == tx.game_id, table.c.seat == seat.seat, session_lasts)]
     if seat.email:
         reaches.append(and_(table.c.address == str(seat.email).lower(), sign_in_lasts))
@@ -275,6 +278,18 @@ def also(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any]) ->
             language=seat.language,
         )
         tx.mails.append({**row, "topic": f"s{sub.id}"})
+
+
+def _lasting(now: str) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
+    """Whether a subscription's browser session lasts at `now`: a seat's (its seat
+    session is there), and an address's (its sign-in is used and not over)."""
+    table = SUBSCRIPTIONS
+    session_lasts = exists().where(SESSIONS.c.id_sha256 == table.c.session_sha256)
+    signed_in = timestamp(parse_timestamp(now) - SIGNED_IN)
+    sign_in_lasts = exists().where(
+        SIGN_INS.c.id_sha256 == table.c.session_sha256, SIGN_INS.c.used_at > signed_in
+    )
+    return session_lasts, sign_in_lasts
 
 
 def _pushed_lately(tx: Tx, seat: int, to: str, now: str) -> bool:

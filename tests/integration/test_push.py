@@ -407,3 +407,19 @@ def test_a_push_service_that_sends_the_push_elsewhere_is_not_followed(site, push
     assert _deliver(parts, row.id) == "failed"
     assert parts.outbox.get(row.id).last_error == "the push service answered with a redirect"
     assert [p.path for p in push_service.pushes] == ["/push/moved"]  # nothing went elsewhere
+
+
+def test_the_devices_of_a_browser_that_forgot_the_seat_count_no_more(site, push_service):
+    app, parts = site
+    created = _nim(parts, pile=9)
+    url = f"/g/{created.game_id}/push"
+    old, token = _seated(app, created, 2)
+    for n in range(MOST_PER_SCOPE):
+        device = Device(push_service.endpoint(f"old{n}"))
+        assert _subscribe(old, token, url, device.subscription()).status_code == 201
+    assert old.post(f"/g/{created.game_id}/forget", data={"csrf_token": token}).status_code == 302
+
+    new, token = _seated(app, created, 2)
+    device = Device(push_service.endpoint("new"))
+    assert _subscribe(new, token, url, device.subscription()).status_code == 201
+    assert [s.endpoint for s in _subscriptions(parts)] == [device.endpoint]
