@@ -91,6 +91,8 @@ def build(
     e-mail channel's adapter and any further `channels` deliver the notices."""
     from pbem.mail.compose import Composer
     from pbem.mail.deliver import EmailChannel
+    from pbem.push.channel import PushChannel
+    from pbem.service.push import Subscriptions
     from worker.app import celery_app, notifier
 
     settings = settings or load_settings()
@@ -103,6 +105,7 @@ def build(
     outbox = Outbox(database, clock)
     # One adapter per channel; a new channel (a webhook, a chat) is one line here.
     adapters: list[Channel] = [EmailChannel(Composer(service, settings)), *channels]
+    adapters.append(PushChannel(database, settings, Subscriptions(database, clock)))
     parts = Parts(
         settings=settings,
         database=database,

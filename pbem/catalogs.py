@@ -66,7 +66,11 @@ def areas() -> list[Area]:
         Area(
             "mails",
             i18n.SITE,
-            tuple(_files(templates / "mail", "*.html", "*.txt") + _files(PACKAGE / "mail", "*.py")),
+            tuple(
+                _files(templates / "mail", "*.html", "*.txt")
+                + _files(PACKAGE / "mail", "*.py")
+                + _files(PACKAGE / "push", "*.py")  # the pushes' words
+            ),
         ),
         Area(
             "service",

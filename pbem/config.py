@@ -57,6 +57,8 @@ class Settings:
     log_level: str
     heartbeat_seconds: int
     metrics_bind: str
+    vapid_subject: str  # web push: the operator's mailto: or https: contact
+    push_loopback_http: bool  # tests and development only: see config/defaults.toml
     clock_file: str  # tests only: see config/defaults.toml
     instance_dir: Path
 
@@ -175,5 +177,9 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: Any) ->
         )
     values["authserv_id"] = authserv_id
     _check_metrics_bind(values["metrics_bind"])
+    subject = values["vapid_subject"].strip()
+    if subject and not (subject.startswith(("mailto:", "https://")) and subject.isprintable()):
+        raise ConfigError(f"vapid_subject: a mailto: or https:// contact, not {subject[:80]!r}")
+    values["vapid_subject"] = subject
     values["database_url"] = values["database_url"].replace("{instance}", str(instance))
     return Settings(**values)

@@ -28,7 +28,7 @@ from pbem.store.events import (
     timestamp,
 )
 
-from . import rows
+from . import push, rows
 from .errors import SeatLink
 from .notices import ALWAYS, Kind
 from .rows import Record
@@ -141,6 +141,8 @@ def table_talk(tx: Tx, seq: int, seats: list[Record], speaker: int) -> None:
     line it carries). Bots are told nothing."""
     due = timestamp(parse_timestamp(tx.time()) + CHAT_GATHERS)
     for seat in seats:
+        if seat.seat != speaker:
+            push.also(tx, seq, Kind.CHAT, seat, {})
         address, chosen = address_of(seat), choice(seat, Kind.CHAT)
         if seat.seat == speaker or address is None or chosen not in ("every", "digest"):
             continue
@@ -206,6 +208,7 @@ def choice(seat: Record, kind: Kind) -> str:
 def to_seat(tx: Tx, seq: int, kind: Kind, seat: Record, payload: dict[str, Any]) -> None:
     """A notice to a seat's person, as their preference for its topic has it: each
     one, held for the daily digest, or none but those that always go."""
+    push.also(tx, seq, kind, seat, payload)  # and to the person's devices, by Web Push
     address = address_of(seat)
     if address is None:
         return

@@ -312,3 +312,33 @@ class SweepRun(SQLModel, table=True):
     seconds: float = 0.0
     counts: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     error: str | None = Field(default=None, max_length=2000)
+
+
+class PushSubscription(SQLModel, table=True):
+    """A browser's Web Push subscription: where the push service takes pushes for it
+    (`endpoint`) and the keys its pushes are encrypted to. It is for one seat, as
+    long as the holder who asked holds it (`game_id`, `seat`, `holder`: the seat
+    token's hash then), or for every seat of a signed-in address (`address`, in
+    lower case). `scope` names the one of the two, and an endpoint is kept once per
+    scope (by its SHA-256). It lasts as long as the browser's session that asked
+    (`session_sha256`: the seat session's, or the sign-in's): "Forget my seat",
+    signing out, or the sign-in's end stops it. Deleting the row ends it too."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (
+        UniqueConstraint("scope", "endpoint_sha256"),
+        Index(None, "game_id", "seat"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(max_length=400, index=True)  # "seat:GAME:SEAT" or "address:ADDRESS"
+    game_id: str | None = Field(default=None, max_length=32)
+    seat: int | None = None
+    holder: str | None = Field(default=None, max_length=64)
+    address: str | None = Field(default=None, max_length=320, index=True)
+    endpoint: str = Field(max_length=1024)
+    endpoint_sha256: str = Field(max_length=64)
+    p256dh: str = Field(max_length=100)  # base64url, as the browser gave it
+    auth: str = Field(max_length=40)
+    session_sha256: str = Field(max_length=64)  # seat_sessions.id_sha256, sign_ins.id_sha256
+    created_at: str = Field(max_length=32)

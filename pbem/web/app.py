@@ -73,7 +73,21 @@ def create_app(parts: Parts | None = None) -> Flask:
     csrf.init_app(app)
     requestid.init_app(app)
 
-    from . import admin, api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
+    from . import (
+        admin,
+        api,
+        chat,
+        dev,
+        feeds,
+        games,
+        inbound,
+        language,
+        live,
+        mine,
+        play,
+        push,
+        rules,
+    )
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -90,6 +104,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(push.bp)
     csrf.exempt(admin.bp)  # checks its forms itself: a script with the admin key sends none
     app.register_blueprint(admin.bp)
     for game in _game_assets():

@@ -15,6 +15,7 @@ def _policy(style_src: str) -> str:
         [
             "default-src 'self'",
             "script-src 'self'",
+            "worker-src 'self'",  # the Web Push service worker, /push-sw.js
             style_src,
             "img-src 'self' data:",
             "object-src 'none'",

@@ -28,6 +28,7 @@ POLLING_DASHBOARD = "60 per minute"
 TALKING = "20 per minute"  # chat lines one client may send (a seat's: 6 a minute, the service)
 WATCHING_TALK = "5 per minute"  # spectators' chat lines one client may send
 ADMIN_SIGNING_IN = "5 per 10 minutes"  # tries of the admin key one client may make
+SUBSCRIBING = "30 per hour"  # push subscriptions one client may post (each game's, My games')
 # endpoint: (limit, scope); endpoints of one scope share one count per client
 LIMITED = {
     "api.create_game": (CREATING, "creating"),
@@ -41,6 +42,8 @@ LIMITED = {
     "mine.sign_out_everywhere": (SIGNING_IN, "signing in"),
     "mine.dashboard_live": (POLLING_DASHBOARD, "polling the dashboard"),
     "admin.sign_in": (ADMIN_SIGNING_IN, "admin signing in"),
+    "push.seat_on": (SUBSCRIBING, "subscribing"),
+    "push.address_on": (SUBSCRIBING, "subscribing"),
 }
 
 

@@ -20,7 +20,8 @@ from pbem.bootstrap import build
 from pbem.config import PROJECT, load_settings
 from pbem.mail import catcher
 from pbem.mail.compose import Composer
-from pbem.mail.deliver import Smtp, deliver_due
+from pbem.mail.deliver import EmailChannel, Smtp
+from pbem.service.delivery import deliver_due
 from pbem.store import migrate
 from pbem.web.app import create_app
 
@@ -103,6 +104,7 @@ def site(tmp_path, request):
         # Pages poll for moves only in the tests of that (a bot's answer would
         # otherwise reload a page between two clicks of a test).
         live_poll_seconds=3 if request.node.get_closest_marker("live_pages") else 0,
+        push_loopback_http=True,  # a test's push service listens on the loopback
     )
     parts = build(settings)
     migrate.upgrade(parts.database)
@@ -111,9 +113,13 @@ def site(tmp_path, request):
     stop = threading.Event()
     composer = Composer(parts.service, settings)
 
-    def deliver() -> None:  # what the worker does, polled
+    def deliver() -> None:  # what the worker does, polled: mail, and pushes
+        channels = {
+            **parts.channels,
+            "email": EmailChannel(composer, Smtp.from_url(settings.smtp_url)),
+        }
         while not stop.is_set():
-            deliver_due(parts.outbox, composer, Smtp.from_url(settings.smtp_url))
+            deliver_due(parts.outbox, channels)
             stop.wait(0.1)
 
     threads = [

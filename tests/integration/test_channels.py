@@ -133,7 +133,7 @@ def test_each_row_goes_to_the_adapter_of_its_channel_and_an_unknown_channel_fail
     row = parts.outbox.get(pager)
     assert row.status == "failed"
     assert row.last_error == (
-        "no adapter delivers the channel 'pager' (this server has: chat, email)"
+        "no adapter delivers the channel 'pager' (this server has: chat, email, push)"
     )
     assert [kind for kind, *_ in chat.said] == ["my_games"]
 

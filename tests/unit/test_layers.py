@@ -12,7 +12,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TOP = ("pbem", "worker")
-PACKAGES = ("pbem.web", "pbem.mail", "pbem.cli", "pbem.service", "pbem.store", "pbem.games")
+PACKAGES = (
+    "pbem.web",
+    "pbem.mail",
+    "pbem.push",
+    "pbem.cli",
+    "pbem.service",
+    "pbem.store",
+    "pbem.games",
+)
 # The foundations (settings, where the package's data lives, the languages) import
 # nothing of the server, and every part may import them.
 FOUNDATIONS = {"pbem.config", "pbem.resources", "pbem.i18n", "pbem.logs", "pbem.metrics"}
@@ -33,7 +41,8 @@ LOWER = {
     "pbem.store": {"pbem.games"},
     "pbem.service": {"pbem.store", "pbem.games"},
     "pbem.mail": {"pbem.service", "pbem.store", "pbem.games"},
-    "worker": {"pbem.mail", "pbem.service", "pbem.store", "pbem.games"},
+    "pbem.push": {"pbem.service", "pbem.store", "pbem.games"},  # the Web Push channel
+    "worker": {"pbem.mail", "pbem.push", "pbem.service", "pbem.store", "pbem.games"},
 }
 LOWER["pbem.bootstrap"] = {"worker", *LOWER["worker"]}
 LOWER["pbem.web"] = {"pbem.bootstrap", *LOWER["worker"]}
