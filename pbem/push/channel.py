@@ -9,7 +9,9 @@ tried again later; any other answer fails the notice for good."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 import threading
 import time
 import uuid
@@ -104,6 +106,9 @@ class PushChannel:
         found = self.subscriptions.get(row.payload.get("subscription"))
         if found is None:
             raise Moot("the device turned its pushes off")
+        if not reaches_public(found.endpoint, loopback=self.settings.push_loopback_http):
+            self.subscriptions.drop(found.id)
+            raise Moot("the push endpoint names no public address: dropped")
         data = json.dumps(self.notice(row), ensure_ascii=False).encode("utf-8")
         kind = kind_of(row.kind)
         endpoint = urlsplit(found.endpoint)
@@ -151,3 +156,21 @@ class PushChannel:
         if session is not None:
             session.close()
             self._local.session = None
+
+
+def reaches_public(endpoint: str, *, loopback: bool = False) -> bool:
+    """Whether every address `endpoint`'s host resolves to now is global (and so no
+    subscription makes a worker post into the server's own network: a name checked
+    when subscribed may resolve elsewhere later); `loopback` (tests, development)
+    also takes the loopback. A host that does not resolve is let through: the send
+    fails and is tried again, as for any service that cannot be reached."""
+    parts = urlsplit(endpoint)
+    try:
+        found = socket.getaddrinfo(parts.hostname or "", parts.port or 443, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return True
+    for *_rest, address in found:
+        ip = ipaddress.ip_address(str(address[0]).split("%")[0])
+        if not (ip.is_global or (loopback and ip.is_loopback)):
+            return False
+    return True

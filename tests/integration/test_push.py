@@ -7,6 +7,7 @@ language, saying nothing hidden. A gone subscription (404, 410) is dropped; 429 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import stat
@@ -16,6 +17,7 @@ from push_service import Device, PushService, b64
 from sqlalchemy import select
 
 from pbem import i18n
+from pbem.push.channel import reaches_public
 from pbem.push.keys import FILE, application_server_key, subject
 from pbem.service import PlayerSpec, rows
 from pbem.service.delivery import deliver
@@ -423,3 +425,45 @@ def test_the_devices_of_a_browser_that_forgot_the_seat_count_no_more(site, push_
     device = Device(push_service.endpoint("new"))
     assert _subscribe(new, token, url, device.subscription()).status_code == 201
     assert [s.endpoint for s in _subscriptions(parts)] == [device.endpoint]
+
+
+def test_an_endpoint_that_resolves_into_the_servers_own_network_is_never_posted_to(
+    site, push_service
+):
+    """Checked once more when sent, on the addresses its host resolves to then (a name
+    that was public when subscribed may point inside later): nothing is posted, the
+    subscription is dropped, the notice skipped."""
+    app, parts = site
+    created = _nim(parts)
+    device = Device(push_service.endpoint("inside"))
+    client, token = _seated(app, created, 2)
+    subscribed = _subscribe(client, token, f"/g/{created.game_id}/push", device.subscription())
+    assert subscribed.status_code == 201
+    channel = parts.channels["push"]
+    channel.settings = dataclasses.replace(channel.settings, push_loopback_http=False)
+
+    parts.service.submit_action(created.game_id, created.seats[0].token, "take 1", 1)
+    (row,) = _push_rows(parts, created.game_id)
+    assert _deliver(parts, row.id) == "skipped"
+    assert push_service.pushes == []
+    assert _subscriptions(parts) == []
+    assert "no public address" in parts.outbox.get(row.id).last_error
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "loopback", "public"),
+    [
+        ("https://localhost/x", False, False),
+        ("https://127.0.0.1/x", False, False),
+        ("https://[::1]/x", False, False),
+        ("https://10.1.2.3/x", False, False),
+        ("https://169.254.169.254/latest", False, False),
+        ("https://[fe80::1]/x", False, False),
+        ("https://127.0.0.1/x", True, True),
+        ("https://10.1.2.3/x", True, False),
+        ("https://8.8.8.8/x", False, True),
+        ("https://[2606:4700::1111]/x", False, True),
+    ],
+)
+def test_only_global_addresses_are_reached(endpoint, loopback, public):
+    assert reaches_public(endpoint, loopback=loopback) is public
