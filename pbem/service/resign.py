@@ -50,6 +50,21 @@ def resign(ctx: Context, game_id: str, token: str) -> Envelope:
         return event
 
 
+def outcome(ctx: Context, game_id: str, seat: int) -> str | None:
+    """What resigning would do for `seat` now ("bot" or "end"), for the question
+    that asks whether to; None when it cannot resign (the game is over, or a bot
+    plays the seat)."""
+    with ctx.reading() as conn:
+        row = ctx.row(conn, game_id)
+        seats = rows.seats(conn, game_id)
+        if row.status != "playing" or not 1 <= seat <= len(seats) or is_bot(seats[seat - 1]):
+            return None
+        rules = get(row.game)
+        state = ctx.state(conn, rules, row)
+    people = sum(1 for s in seats if s.seat != seat and not is_bot(s))
+    return str(rules.on_resign(state, seat, people))
+
+
 def resigned_seat(ctx: Context, game_id: str, token: str | None) -> int | None:
     """The seat whose person resigned with this link (it may still watch the
     game); None for any other link."""

@@ -24,6 +24,11 @@ class Table:
         others are told. Forbidden for any link but the seat's own."""
         return resign.resign(self._ctx, game_id, token)
 
+    def resign_outcome(self, game_id: str, seat: int) -> str | None:
+        """What resigning would do for `seat` now: "bot" (a bot plays on) or "end"
+        (the game ends); None when the seat cannot resign."""
+        return resign.outcome(self._ctx, game_id, seat)
+
     def resigned_seat(self, game_id: str, token: str | None) -> int | None:
         """The seat a link's person resigned from (that link may watch the game)."""
         return resign.resigned_seat(self._ctx, game_id, token)

@@ -72,7 +72,21 @@ def create_app(parts: Parts | None = None) -> Flask:
     csrf.init_app(app)
     requestid.init_app(app)
 
-    from . import admin, api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
+    from . import (
+        admin,
+        api,
+        chat,
+        dev,
+        feeds,
+        games,
+        inbound,
+        language,
+        live,
+        mine,
+        play,
+        rules,
+        table,
+    )
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -89,6 +103,9 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(live.bp)
+    csrf.exempt(table.api)  # bearer tokens, no cookies: nothing to forge
+    app.register_blueprint(table.api)
+    app.register_blueprint(table.bp)
     csrf.exempt(admin.bp)  # checks its forms itself: a script with the admin key sends none
     app.register_blueprint(admin.bp)
     for game in _game_assets():
