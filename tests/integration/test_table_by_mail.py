@@ -17,6 +17,14 @@ from support import play_out
 ANN, BEN = PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com", language="de")
 
 
+def reply(mail, sender: str, line: str, mid: str):
+    """A reply of its own Message-ID (the ledger reads each Message-ID once)."""
+    written = reply_to(mail, sender, line)
+    del written["Message-ID"]
+    written["Message-ID"] = f"<{mid}@mail.example>"
+    return written
+
+
 def send(port: int, mail) -> None:
     with smtplib.SMTP("127.0.0.1", port) as server:
         server.send_message(mail)
@@ -44,7 +52,7 @@ def test_a_rematch_accepted_by_replying_yes_starts_the_new_game(web, post):  # n
     assert offer["Subject"] == f"Nim {made.game_id}: Ann bietet eine Revanche an"
     assert "yes" in text(offer) and "Ann" in text(offer)
 
-    send(incoming, reply_to(offer, "eve@example.com", "yes"))  # not the seat's address
+    send(incoming, reply(offer, "eve@example.com", "yes", "eve"))  # not the seat's address
     assert piped.outcomes == ["refused"]
     assert service.rematch_status(made.game_id, 2)["offer"].new_game_id is None
 
@@ -80,7 +88,7 @@ def test_resigning_by_reply_takes_the_word_alone_and_tells_the_other(web, post):
         for m in kept.mails
         if m["X-Pbem-Kind"] == "invitation" and m["To"].addresses[0].addr_spec == "ann@example.com"
     )
-    send(incoming, reply_to(invitation, "eve@example.com", "resign"))
+    send(incoming, reply(invitation, "eve@example.com", "resign", "eve"))
     wordy = reply_to(invitation, "ann@example.com", "resign")
     wordy.set_content("resign\nbut only if Ben agrees\n")
     del wordy["Message-ID"]
