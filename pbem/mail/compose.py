@@ -36,7 +36,7 @@ from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 from .pictures import Pictures
 from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
-from .tablemail import rematch_offer_mail, resigned_mail
+from .tablemail import farewell, rematch_offer_mail, resigned_mail
 from .templating import environment, mails_of
 from .wording import fit_72, number, time_left, when
 from .writing import (
@@ -168,8 +168,7 @@ class Composer:
         links = now.links()
         link = next(s for s in links if s.seat == seat)
         held = _holds(row, link)
-        farewell = row.kind == Kind.ANSWER and row.payload.get("status") == "resigned"
-        if not held and row.kind not in FOR_FORMER_HOLDERS and not farewell:
+        if not held and row.kind not in FOR_FORMER_HOLDERS and not farewell(row):
             raise Moot("the seat has changed hands since this mail was written")
         doc = now.view(seat if held else None)
         plugin = GAMES[doc["game"]]

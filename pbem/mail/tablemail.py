@@ -10,6 +10,12 @@ from pbem.service.notices import Moot
 from pbem.service.rematch import OFFER_DAYS
 
 
+def farewell(row: Any) -> bool:
+    """Whether the row answers the mail its seat resigned with: it goes to the one
+    who resigned, though a bot holds the seat by then."""
+    return bool(row.kind == "answer" and row.payload.get("status") == "resigned")
+
+
 def resigned_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     """Another seat's person left the game: a bot plays on, or the game is over."""
     context: dict[str, Any] = composer._game(row)

@@ -57,6 +57,15 @@ def _seat(game_id: str) -> int | None:
         return None
 
 
+WATCHED = 50  # games a browser keeps watching after resigning there, the latest
+
+
+def let_watch(game_id: str) -> None:
+    """Let this browser watch a game it resigned a seat of (even a private one)."""
+    kept = [g for g in session.get("watching", []) if isinstance(g, str) and g != game_id]
+    session["watching"] = [*kept, game_id][-WATCHED:]
+
+
 def _may_watch(game_id: str, seat: int | None) -> None:
     """A private game is shown to its seats, and to a browser whose seat resigned."""
     resigned = game_id in session.get("watching", [])
@@ -78,9 +87,7 @@ def enter(game_id: str, token: str) -> Response:
     except Forbidden:
         if parts().service.resigned_seat(game_id, token) is None:
             raise
-        from .table import watch  # the link of a seat that resigned only watches
-
-        watch(game_id)
+        let_watch(game_id)  # the link of a seat that resigned only watches
         return redirect(url_for("play.game", game_id=game_id))
     if seat is None:  # no token at all, which this route never has
         raise Forbidden(_("this needs your personal link (a seat token)"))

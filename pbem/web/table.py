@@ -16,22 +16,15 @@ from pbem.service import BadRequest, Forbidden, ServiceError
 from . import present
 from .bearer import bearer
 from .context import parts
-from .play import _seat, _token
+from .play import _seat, _token, let_watch
 
 bp = Blueprint("table", __name__)
 api = Blueprint("table_api", __name__, url_prefix="/api")
-WATCHED = 50  # games a browser keeps watching after resigning, the latest
 
 
 def watching(game_id: str) -> bool:
     """Whether this browser resigned a seat of the game (so may watch it)."""
     return game_id in session.get("watching", [])
-
-
-def watch(game_id: str) -> None:
-    """Let this browser watch the game it resigned from."""
-    kept = [g for g in session.get("watching", []) if isinstance(g, str) and g != game_id]
-    session["watching"] = [*kept, game_id][-WATCHED:]
 
 
 @bp.app_context_processor
@@ -70,7 +63,7 @@ def resign(game_id: str) -> Any:
         flash(_("Not resigned: %(why)s.", why=error.message), "error")
         return redirect(url_for("play.game", game_id=game_id))
     if event.payload["replaced_by"]:
-        watch(game_id)
+        let_watch(game_id)
         flash(_("You resigned. A bot plays your seat from now on; you may still watch."))
     else:
         flash(_("You resigned, and the game is over."))
