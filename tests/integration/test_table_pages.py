@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbem.service import PlayerSpec
 
-from support import csrf, play_out
+from support import SHORT, csrf, play_out
 
 ANN, BEN = PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")
 CAT = PlayerSpec("Cat", "cat@example.com")
@@ -44,9 +44,11 @@ def test_resigning_asks_first_then_the_game_ends_for_nim(web):
 
 def test_a_resigned_link_only_watches_a_private_game(web):
     app, parts = web
-    made = parts.service.create_game([ANN, BEN, CAT], None, {"seed": "pages"})
+    secrets = {"1": "O3", "2": "O5", "3": "O1"}
+    made = parts.service.create_game([ANN, BEN, CAT], None, {**SHORT, "secrets": secrets})
     game = made.game_id
     ben = seated(app, game, made.seats[1].token)
+    assert "secret card O5" in page(ben, game)
     token = csrf(ben, f"/g/{game}")
     asked = ben.post(f"/g/{game}/resign", data={"csrf_token": token}).get_data(as_text=True)
     assert "A bot plays your seat from now on" in asked
@@ -55,6 +57,9 @@ def test_a_resigned_link_only_watches_a_private_game(web):
     shown = page(ben, game)
     assert "You resigned from this game; you are watching it." in shown
     assert "Resign…" not in shown and "Your seat" not in shown
+    assert "secret card O" not in shown  # the bot has Ben's card; nobody sees it
+    cat = seated(app, game, made.seats[2].token)
+    assert "secret card O5" not in page(cat, game) and "secret card O1" in page(cat, game)
     again = app.test_client()  # the link opened in another browser: watching too
     assert again.get(f"/g/{game}/{made.seats[1].token}").status_code == 302
     assert "you are watching it" in page(again, game)
