@@ -139,3 +139,23 @@ def test_the_api_resigns_and_answers_the_rematch_for_the_bearer_seat_only(web):
     assert first.status_code == second.status_code == 200
     assert first.get_json()["new_game_id"] == second.get_json()["new_game_id"] is not None
     assert [g.id for g in parts.service.games()].count(first.get_json()["new_game_id"]) == 1
+
+
+def test_the_question_and_the_rematch_speak_german(web):
+    from german import english_left, visible_text
+
+    app, parts = web
+    made = parts.service.create_game([ANN, BEN], None, {"pile": 5}, game="nim")
+    game = made.game_id
+    de = {"Accept-Language": "de-DE,de;q=0.9"}
+    ann = app.test_client()
+    ann.get(f"/g/{game}/{made.seats[0].token}", headers=de)
+    token = csrf(ann, f"/g/{game}", **de)
+    asked = ann.post(f"/g/{game}/resign", data={"csrf_token": token}, headers=de)
+    question = asked.get_data(as_text=True)
+    assert "Bist du sicher?" in question and "Ja, aufgeben" in question
+    assert english_left(visible_text(question), allowed=frozenset({"Ann", "Ben", "Nim"})) == []
+    ann.post(f"/g/{game}/resign", data={"csrf_token": token, "confirm": "yes"}, headers=de)
+    shown = ann.get(f"/g/{game}", headers=de).get_data(as_text=True)
+    assert "Revanche anbieten" in shown and "Du hast aufgegeben" in shown
+    assert english_left(visible_text(shown), allowed=frozenset({"Ann", "Ben", "Nim"})) == []
