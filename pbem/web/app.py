@@ -72,21 +72,8 @@ def create_app(parts: Parts | None = None) -> Flask:
     csrf.init_app(app)
     requestid.init_app(app)
 
-    from . import (
-        admin,
-        api,
-        chat,
-        dev,
-        feeds,
-        games,
-        inbound,
-        language,
-        live,
-        mine,
-        play,
-        rules,
-        table,
-    )
+    from . import admin, api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
+    from . import table as table_views
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -103,9 +90,9 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(live.bp)
-    csrf.exempt(table.api)  # bearer tokens, no cookies: nothing to forge
-    app.register_blueprint(table.api)
-    app.register_blueprint(table.bp)
+    csrf.exempt(table_views.api)  # bearer tokens, no cookies: nothing to forge
+    app.register_blueprint(table_views.api)
+    app.register_blueprint(table_views.bp)
     csrf.exempt(admin.bp)  # checks its forms itself: a script with the admin key sends none
     app.register_blueprint(admin.bp)
     for game in _game_assets():
