@@ -89,11 +89,34 @@ class Game(Protocol):
         (for the mall: a tile drawn from the supply). Such a move is only undone
         when every other player agrees."""
 
+    def on_resign(self, state: Any, seat: int, people: int) -> str:
+        """What happens when the person at `seat` leaves the running game, `people`
+        the number of other seats people hold: "bot" (a bot plays the seat on) or
+        "end" (the game ends now, see `resign`). Most games answer as
+        `default_on_resign` does."""
+
+    def resign(self, state: Any, seat: int) -> Any:
+        """The state once the game ended by `seat` leaving it (`on_resign` said
+        "end"): over, with its winners."""
+
+    def rematch_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The parts of a game's setup a rematch keeps (never the deal or its seed:
+        a rematch draws a new one)."""
+
     def dump_state(self, state: Any) -> dict[str, Any]:
         """The whole state (hidden parts included) as JSON data, for snapshots."""
 
     def load_state(self, doc: Mapping[str, Any]) -> Any:
         """A state from `dump_state`'s data."""
+
+
+RESIGN_CHOICES = ("bot", "end")
+
+
+def default_on_resign(people: int) -> str:
+    """The usual answer to a resignation: a bot plays the seat on while another
+    person is at the table; with only bots left, the game ends."""
+    return "bot" if people > 0 else "end"
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 from .pictures import Pictures
 from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
+from .tablemail import farewell, rematch_offer_mail, resigned_mail
 from .templating import environment, mails_of
 from .wording import flowed, number, time_left, when
 from .writing import Draft, Mail, chat_mail, header_text, written, written_address, written_out
@@ -159,7 +160,7 @@ class Composer:
         links = now.links()
         link = next(s for s in links if s.seat == seat)
         held = _holds(row, link)
-        if not held and row.kind not in FOR_FORMER_HOLDERS:
+        if not held and row.kind not in FOR_FORMER_HOLDERS and not farewell(row):
             raise Moot("the seat has changed hands since this mail was written")
         doc = now.view(seat if held else None)
         plugin = GAMES[doc["game"]]
@@ -368,6 +369,8 @@ WRITERS: dict[Kind, Writer] = {
     Kind.CHAT: chat_mail,
     Kind.SIGN_IN: sign_in_mail,
     Kind.SIGN_OUT: sign_out_mail,
+    Kind.RESIGNED: resigned_mail,
+    Kind.REMATCH_OFFER: rematch_offer_mail,
 }
 
 

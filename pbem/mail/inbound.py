@@ -35,7 +35,7 @@ from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 from pbem.store.events import MOVE_TYPES, UndoDone
 
-from . import answers, headers, replyto, talk
+from . import answers, headers, replyto, tablereply, talk
 from .answers import MAX_LINE
 from .handled import FORGED, MALFORMED, NO_ADDRESS, TOO_LARGE, UNREADABLE, Handled
 from .reading import body_text, reply_lines
@@ -276,7 +276,7 @@ class Inbound:
             else:
                 said = _("You refused, so the move stands.")
             return self._answered(mail, "undo", [said, "", *self._choice(mail)], ignored)
-        return self._move(mail, command, ignored)
+        return tablereply.act(self, mail, command, ignored) or self._move(mail, command, ignored)
 
     def _move(self, mail: _Reply, command: str, ignored: list[str]) -> Handled:
         reply = mail.address

@@ -21,7 +21,12 @@ from pbem.store.events import (
     GameCreated,
     LanguageChosen,
     MailPreferenceChanged,
+    RematchAccepted,
+    RematchClosed,
+    RematchOffered,
+    RematchStarted,
     SeatReplaced,
+    SeatResigned,
     SpectatorTalk,
     TableTalk,
     TurnTimedOut,
@@ -258,6 +263,42 @@ def _spectator_talk(rules: Game, p: dict[str, Any], before: Any, after: Any, who
     return _("%(name)s (watching) said: %(text)s", name=p["name"], text=p["text"])
 
 
+def _resigned(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    seat, ended = p["seat"], not p["replaced_by"]
+    if who.mine(seat):
+        if ended:
+            return _("You resigned, and the game ended")
+        return _("You resigned; a bot plays your seat from now on")
+    if ended:
+        return _("%(name)s resigned, and the game ended", name=who.name(seat))
+    return _("%(name)s resigned; a bot plays their seat from now on", name=who.name(seat))
+
+
+def _rematch_offered(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    if who.mine(p["seat"]):
+        return _("You offered a rematch")
+    return _("%(name)s offered a rematch", name=who.name(p["seat"]))
+
+
+def _rematch_accepted(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    if who.mine(p["seat"]):
+        return _("You accepted the rematch")
+    return _("%(name)s accepted the rematch", name=who.name(p["seat"]))
+
+
+def _rematch_closed(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    seat = p.get("seat")
+    if seat is None:
+        return _("The rematch offer lapsed")
+    if who.mine(seat):
+        return _("You declined the rematch")
+    return _("%(name)s declined the rematch", name=who.name(seat))
+
+
+def _rematch_started(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    return _("Everyone accepted: the rematch is game %(game)s", game=p["new_game_id"])
+
+
 # Every event type has its sentence (a test holds this to EVENT_TYPES).
 SENTENCES: dict[type[Event], Sentence] = {
     GameCreated: _created,
@@ -273,6 +314,11 @@ SENTENCES: dict[type[Event], Sentence] = {
     VacationStarted: _vacation,
     TableTalk: _table_talk,
     SpectatorTalk: _spectator_talk,
+    SeatResigned: _resigned,
+    RematchOffered: _rematch_offered,
+    RematchAccepted: _rematch_accepted,
+    RematchClosed: _rematch_closed,
+    RematchStarted: _rematch_started,
 }
 
 

@@ -30,6 +30,8 @@ class Kind(StrEnum):
     SIGN_IN = "sign_in"
     SIGN_OUT = "sign_out"  # a link that signs an address out of My games everywhere
     CHAT = "chat"  # table talk since the seat's last chat mail, a few minutes gathered
+    RESIGNED = "resigned"  # another seat's person left the game
+    REMATCH_OFFER = "rematch_offer"  # after the end: play again? (reply "yes" or "no")
 
 
 ALWAYS = frozenset({Kind.INVITATION, Kind.GAME_OVER})  # sent whatever the preference

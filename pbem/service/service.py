@@ -24,13 +24,14 @@ from .errors import Accepted, Created, Happened, SeatLink
 from .moment import Moments
 from .mygames import MyGames
 from .rows import Record
+from .table import Table
 from .undo import UndoPlan
 from .unit import Context, Notice, now
 
 __all__ = ["Notice", "PlayerSpec", "Service"]
 
 
-class Service(MyGames):
+class Service(MyGames, Table):
     """The commands and queries every entry point (web, mail, worker, command line)
     calls. `notify` is told each committed command's Notice (none: the sweeps find
     the work alone)."""

@@ -1,6 +1,7 @@
 """The one undo-aware fold: walk a game's events from a base state through its rules,
 each event with the state before and after it. An UndoDone restores the state at its
-`back_to`; every other event that is not a move leaves the state as it was."""
+`back_to`; a SeatResigned that ended the game ends it through the rules (`resign`);
+every other event that is not a move leaves the state as it was."""
 
 from __future__ import annotations
 
@@ -10,11 +11,20 @@ from typing import Any
 
 from pbem.games import Game, IllegalAction
 
-from .events import MOVE_TYPES, MOVES, UNDO_DONE, Envelope, Event, UndoDone
+from .events import (
+    MOVE_TYPES,
+    MOVES,
+    SEAT_RESIGNED,
+    UNDO_DONE,
+    Envelope,
+    Event,
+    SeatResigned,
+    UndoDone,
+)
 
 # The events that change the rules state; the others are not even decoded here, so
 # that history still walks past one this server cannot read (verify reports it).
-_FOLDED = frozenset((*MOVES, UNDO_DONE))
+_FOLDED = frozenset((*MOVES, UNDO_DONE, SEAT_RESIGNED))
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,8 @@ class Fold:
             return Step(envelope, before, self.state, move)
         if isinstance(event, UndoDone):
             self._back_to(event.back_to)
+        elif isinstance(event, SeatResigned) and not event.replaced_by:
+            self.stack.append((envelope.seq, self.game.resign(before, event.seat)))
         return Step(envelope, before, self.state)
 
     def _back_to(self, seq: int) -> None:

@@ -22,6 +22,7 @@ from .events import (
     MAIL_PREFERENCE,
     MOVES,
     SEAT_REPLACED,
+    SEAT_RESIGNED,
     TURN_TIMED_OUT,
     UNDO_ANSWERED,
     UNDO_DONE,
@@ -168,6 +169,8 @@ def _project_seat(conn: Connection, event: Envelope) -> None:
     if event.type == SEAT_REPLACED:
         fields = ("controller", "name", "email", "token_sha256", "token_nonce")
         changes = {k: payload[k] for k in fields if k in payload}
+    elif event.type == SEAT_RESIGNED and payload["replaced_by"]:
+        changes = {"controller": payload["replaced_by"]}
     elif event.type == MAIL_PREFERENCE:
         chosen = event.event
         assert isinstance(chosen, MailPreferenceChanged)

@@ -88,6 +88,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         push,
         rules,
     )
+    from . import table as table_views
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -105,6 +106,9 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(feeds.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(push.bp)
+    csrf.exempt(table_views.api)  # bearer tokens, no cookies: nothing to forge
+    app.register_blueprint(table_views.api)
+    app.register_blueprint(table_views.bp)
     csrf.exempt(admin.bp)  # checks its forms itself: a script with the admin key sends none
     app.register_blueprint(admin.bp)
     for game in _game_assets():

@@ -9,6 +9,7 @@ from pbem.games import GAMES
 from pbem.games.base import Pages
 from pbem.service.chat import SHOWN
 
+from .openapi_table import ACCEPT, REMATCH, RESIGNED
 from .schemas import ACTION, CHAIN, CHAT_LINE, ERROR, LOG, OPTIONS
 
 _STATE_COMMON = {
@@ -347,11 +348,42 @@ def document() -> dict[str, Any]:
                     },
                 }
             },
+            **_table_paths(game),
             "/api/openapi.json": {
                 "get": {
                     "summary": "This document",
                     "responses": {"200": {"description": "OpenAPI 3 document"}},
                 }
             },
+        },
+    }
+
+
+def _table_paths(game: list[dict[str, Any]]) -> dict[str, Any]:
+    """Resigning and the rematch, each as the bearer's seat."""
+    rematch, resigned, accept = REMATCH, RESIGNED, ACCEPT
+    post = "post"
+    return {
+        "/api/games/{game_id}/resign": {
+            post: {
+                "summary": "Leave the running game (the game's rules say what follows)",
+                "parameters": game,
+                "responses": {"201": _json(resigned, "Resigned"), **_errors(400, 403, 404)},
+            }
+        },
+        "/api/games/{game_id}/rematch": {
+            post: {
+                "summary": "Offer the table a rematch, once the game is over",
+                "parameters": game,
+                "responses": {"201": _json(rematch, "Offered"), **_errors(400, 403, 404)},
+            }
+        },
+        "/api/games/{game_id}/rematch/answer": {
+            post: {
+                "summary": "Accept or decline the open rematch offer",
+                "parameters": game,
+                "requestBody": _body(accept),
+                "responses": {"200": _json(rematch, "Answered"), **_errors(400, 403, 404)},
+            }
         },
     }

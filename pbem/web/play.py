@@ -57,8 +57,19 @@ def _seat(game_id: str) -> int | None:
         return None
 
 
+WATCHED = 50  # games a browser keeps watching after resigning there, the latest
+
+
+def let_watch(game_id: str) -> None:
+    """Let this browser watch a game it resigned a seat of (even a private one)."""
+    kept = [g for g in session.get("watching", []) if isinstance(g, str) and g != game_id]
+    session["watching"] = [*kept, game_id][-WATCHED:]
+
+
 def _may_watch(game_id: str, seat: int | None) -> None:
-    if seat is None and not parts().service.options(game_id)["public"]:
+    """A private game is shown to its seats, and to a browser whose seat resigned."""
+    resigned = game_id in session.get("watching", [])
+    if seat is None and not resigned and not parts().service.options(game_id)["public"]:
         raise Forbidden(
             _(
                 "this game is private: open your personal link (from your invitation mail),"
@@ -71,7 +82,13 @@ def _may_watch(game_id: str, seat: int | None) -> None:
 def enter(game_id: str, token: str) -> Response:
     """A personal link: remember the seat in this browser, then leave the token out
     of the address bar."""
-    seat = parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
+    try:
+        seat = parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
+    except Forbidden:
+        if parts().service.resigned_seat(game_id, token) is None:
+            raise
+        let_watch(game_id)  # the link of a seat that resigned only watches
+        return redirect(url_for("play.game", game_id=game_id))
     if seat is None:  # no token at all, which this route never has
         raise Forbidden(_("this needs your personal link (a seat token)"))
     _forget(game_id)  # a session this browser held here before ends

@@ -130,6 +130,11 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
     written[Kind.GAME_OVER] = writer.compose(Kind.GAME_OVER, 1, "ann@example.com", {})
     talk = service.say(game_id, tokens[1], "good game <b>")
     written[Kind.CHAT] = writer.compose(Kind.CHAT, 2, "ben@example.com", {}, seq=talk.seq)
+    written[Kind.RESIGNED] = writer.compose(Kind.RESIGNED, 2, "ben@example.com", {"who": 1})
+    offered = service.offer_rematch(game_id, tokens[1])
+    written[Kind.REMATCH_OFFER] = writer.compose(
+        Kind.REMATCH_OFFER, 2, "ben@example.com", {"by": 1}, seq=offered.seq
+    )
 
     assert set(written) == set(Kind)
     for kind, message in written.items():

@@ -111,6 +111,11 @@ def _drafts(parts, clock, game: str, language: str) -> dict[Kind, Draft]:
         service.submit_action(game_id, tokens[seat], service.legal(game_id, seat)[0], doc["seq"])
     drafts[Kind.ROUND_SCORED] = draft(Kind.ROUND_SCORED, 1, "zoe@example.com", {"round": 1}, seq=3)
     drafts[Kind.GAME_OVER] = draft(Kind.GAME_OVER, 1, "zoe@example.com", {})
+    drafts[Kind.RESIGNED] = draft(Kind.RESIGNED, 2, "ben@example.com", {"who": 1})
+    offered = service.offer_rematch(game_id, tokens[1])
+    drafts[Kind.REMATCH_OFFER] = draft(
+        Kind.REMATCH_OFFER, 2, "ben@example.com", {"by": 1}, seq=offered.seq
+    )
     return drafts
 
 

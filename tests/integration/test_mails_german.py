@@ -28,7 +28,7 @@ from support import MailWriter, claim_alone
 
 NAMES = frozenset({"Anna", "Bernd"})
 BOTH = frozenset({"Minute"})  # German words English spells the same
-SAY = frozenset({"say"})  # the reply command of table talk, read by the server as written
+SAY = frozenset({"say", "yes"})  # reply commands (table talk, a rematch answer), read as written
 _ALT = re.compile(r'alt="([^"]*)"')
 _LINK = re.compile(r"https?://\S+")  # addresses are read by browsers, not people
 
@@ -154,6 +154,11 @@ def _every_kind(parts, clock, game: str) -> tuple[str, dict[Kind, EmailMessage]]
         Kind.ROUND_SCORED, 1, "anna@example.com", {"round": 1}, seq=closed
     )
     written[Kind.GAME_OVER] = reader.mail(Kind.GAME_OVER, 1, "anna@example.com", {})
+    written[Kind.RESIGNED] = reader.mail(Kind.RESIGNED, 2, "bernd@example.com", {"who": 1})
+    offered = service.offer_rematch(game_id, tokens[1])
+    written[Kind.REMATCH_OFFER] = reader.mail(
+        Kind.REMATCH_OFFER, 2, "bernd@example.com", {"by": 1}, seq=offered.seq
+    )
     assert set(written) == set(Kind)
     return game_id, written
 

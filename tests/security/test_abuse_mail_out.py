@@ -350,8 +350,9 @@ def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):
         ("undo_lapsed", 2, {"asked_by": 1, "reason": "it was not answered in time"}),
         ("vacation", 2, {"who": 1, "until": timestamp(clock())}),
         ("answer", 1, answer),
+        ("resigned", 2, {"who": 1}),
     ]
-    kinds = {k for k, _, _ in mails}
+    kinds = {k for k, _, _ in mails} | {"rematch_offer"}  # tried after the loop: at the end
     written = {p.stem for p in (TEMPLATES / "mail").glob("*.txt") if not p.stem.startswith("_")}
     several = {"my_games", "digest", "sign_in", "sign_out"}
     assert kinds | several == written  # every kind is tried here
@@ -368,6 +369,15 @@ def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):
             service, composer, outbox, clock, None, None, kind, None, "ann@example.com", payload
         )
         assert message["Date"] == expected, kind
+    over = service.create_game(PEOPLE, None, {"pile": 2}, game="nim")
+    service.submit_action(over.game_id, token(over, 1), "take 2", 1)
+    service.offer_rematch(over.game_id, token(over, 1))  # writes its row to Ben
+    with service.db.reading() as conn:
+        offer = conn.execute(
+            select(rows.OUTBOX.c.id).where(rows.OUTBOX.c.kind == "rematch_offer")
+        ).scalar_one()
+    message = composer.compose(claim_alone(outbox, offer, composer.message_id))
+    assert message["Date"] == expected
 
 
 def test_the_dev_mail_pages_show_each_mails_date(web, clock, tmp_path):

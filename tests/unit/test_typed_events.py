@@ -122,6 +122,24 @@ PAYLOADS = {
     ),
     "TableTalk": st.fixed_dictionaries({"seat": seats, "text": st.text(max_size=500)}),
     "SpectatorTalk": st.fixed_dictionaries({"name": words, "text": st.text(max_size=500)}),
+    "SeatResigned": st.fixed_dictionaries(
+        {"seat": seats, "replaced_by": st.sampled_from(["", "bot:greedy", "bot:random"])}
+    ),
+    "RematchOffered": st.fixed_dictionaries({"seat": seats}),
+    "RematchAccepted": st.fixed_dictionaries({"seat": seats, "offer": seqs}),
+    "RematchClosed": st.fixed_dictionaries(
+        {
+            "offer": seqs,
+            "reason": st.sampled_from(["declined", "lapsed"]),
+            "seat": st.none() | seats,
+        }
+    ),
+    "RematchStarted": st.fixed_dictionaries(
+        {
+            "offer": seqs,
+            "new_game_id": st.text("abcdefghijklmnopqrstuvwxyz234567", min_size=16, max_size=16),
+        }
+    ),
 }
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from ..base import SetupError
+from ..base import SetupError, default_on_resign
 from . import bots, document, logfile, notation, render, rules, snapshot
 from .actions import Action
 from .state import State, setup
@@ -106,6 +107,19 @@ class MallGame:
 
     def reveals(self, before: State, after: State) -> bool:
         return len(after.supply) < len(before.supply)
+
+    def on_resign(self, state: State, seat: int, people: int) -> str:
+        """RULES.md says nothing of leaving a game: a bot plays the seat on while
+        another person is at the table; with only bots left the game ends."""
+        return default_on_resign(people)
+
+    def resign(self, state: State, seat: int) -> State:
+        """The game ends as it stands: every score as if the end came now (the
+        balloons, attractions and bays as scored at the end), winners by them."""
+        return replace(state, turn=None)
+
+    def rematch_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        return {}  # every part of a mall's setup is the deal
 
     def dump_state(self, state: State) -> dict[str, Any]:
         return snapshot.dump(state)

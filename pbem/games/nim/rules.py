@@ -164,6 +164,18 @@ class Nim:
     def reveals(self, before: NimState, after: NimState) -> bool:
         return False
 
+    def on_resign(self, state: NimState, seat: int, people: int) -> str:
+        """Two players: leaving ends the game, and the other seat wins. More: a bot
+        takes the seat (bots alone finish any pile, so every game still ends)."""
+        return "end" if len(state.names) == 2 else "bot"
+
+    def resign(self, state: NimState, seat: int) -> NimState:
+        """Over, won by the seat after the one that left (of two, the other)."""
+        return replace(state, turn=None, winner=seat % len(state.names) + 1)
+
+    def rematch_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        return {"pile": setup["pile"]} if "pile" in setup else {}
+
     def dump_state(self, state: NimState) -> dict[str, Any]:
         return {
             "names": list(state.names),

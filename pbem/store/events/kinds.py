@@ -253,6 +253,70 @@ class LanguageChosen:
     language: str
 
 
+@dataclass(frozen=True)
+class SeatResigned:
+    """A seat's person left a running game. `replaced_by` is the controller that
+    plays the seat from now on ("bot:<name>"), or "" when the resignation ended the
+    game (the game's rules say which: `Game.on_resign`, then `Game.resign`)."""
+
+    TYPE: ClassVar[str] = "SeatResigned"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    replaced_by: str
+
+
+@dataclass(frozen=True)
+class RematchOffered:
+    """After the end, a seat offers the same table a new game (same options, a new
+    seed); it starts once every person at the table accepted."""
+
+    TYPE: ClassVar[str] = "RematchOffered"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class RematchAccepted:
+    """A seat accepts the rematch offered at seq `offer`."""
+
+    TYPE: ClassVar[str] = "RematchAccepted"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    seat: int
+    offer: int
+
+
+@dataclass(frozen=True)
+class RematchClosed:
+    """The rematch offered at seq `offer` will not be played: `seat` declined it, or
+    (seat None) it lapsed unanswered (`reason`: "declined" or "lapsed")."""
+
+    TYPE: ClassVar[str] = "RematchClosed"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    offer: int
+    reason: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class RematchStarted:
+    """Everyone accepted the rematch offered at seq `offer`: it is game `new_game_id`."""
+
+    TYPE: ClassVar[str] = "RematchStarted"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    offer: int
+    new_game_id: str
+
+
 Event: TypeAlias = (
     GameCreated
     | ActionTaken
@@ -267,6 +331,11 @@ Event: TypeAlias = (
     | VacationStarted
     | TableTalk
     | SpectatorTalk
+    | SeatResigned
+    | RematchOffered
+    | RematchAccepted
+    | RematchClosed
+    | RematchStarted
 )
 Move: TypeAlias = ActionTaken | TurnTimedOut  # the events the rules fold
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -283,6 +352,11 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     VacationStarted,
     TableTalk,
     SpectatorTalk,
+    SeatResigned,
+    RematchOffered,
+    RematchAccepted,
+    RematchClosed,
+    RematchStarted,
 )
 BY_TYPE: dict[str, type[Event]] = {kind.TYPE: kind for kind in EVENT_TYPES}
 
@@ -300,6 +374,8 @@ LANGUAGE_CHOSEN = LanguageChosen.TYPE
 VACATION = VacationStarted.TYPE
 TABLE_TALK = TableTalk.TYPE
 SPECTATOR_TALK = SpectatorTalk.TYPE
+SEAT_RESIGNED = SeatResigned.TYPE
+REMATCH_TYPES = (RematchOffered, RematchAccepted, RematchClosed, RematchStarted)
 
 # The version each type is written at today. Payloads carry it as "v".
 VERSIONS = {kind.TYPE: kind.VERSION for kind in EVENT_TYPES}
