@@ -1,6 +1,7 @@
 """The reply commands of the table around a game: "resign" (the word alone on the
 first line: the seat leaves the running game) and, to a rematch offer, "yes" or
-"no". The handler has checked the sender as for a move."""
+"no" (or the German "ja", "nein": a word a person answers in, unlike the notation,
+is taken in either language). The handler has checked the sender as for a move."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 from pbem.i18n import gettext as _
 from pbem.service import ServiceError
 
-WORDS = ("resign", "yes", "no")
+YES, NO = ("yes", "ja"), ("no", "nein")
+WORDS = ("resign", *YES, *NO)
 
 
 def act(handler: Any, mail: Any, command: str, ignored: list[str]) -> Any:
@@ -37,7 +39,7 @@ def act(handler: Any, mail: Any, command: str, ignored: list[str]) -> Any:
             said = _("You resigned, and the game is over.")
         return handler._answered(mail, "resigned", [said])
     try:
-        offer = handler.service.answer_rematch(game_id, mail.token, word == "yes")
+        offer = handler.service.answer_rematch(game_id, mail.token, word in YES)
     except ServiceError as error:
         no = _("No rematch to answer: %(why)s.", why=error.message)
         return handler._answered(mail, "rematch", [no], ignored)

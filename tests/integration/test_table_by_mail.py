@@ -107,3 +107,28 @@ def test_resigning_by_reply_takes_the_word_alone_and_tells_the_other(web, post):
     answers = [text(m) for m in kept.mails if m["X-Pbem-Kind"] == "answer"]
     assert any("resign alone" in a for a in answers)
     assert any("You resigned, and the game is over." in a for a in answers)
+
+
+def test_a_rematch_is_declined_by_replying_nein_and_accepted_by_ja(web, post):  # noqa: F811
+    """A person answers in their own language: "ja" and "nein" count as "yes" and "no"."""
+    _, parts = web
+    kept, piped, outgoing, incoming = post
+    service = parts.service
+    composer = Composer(service, parts.settings)
+    first = service.create_game([ANN, BEN], None, {"pile": 5}, game="nim")
+    play_out(service, first)
+    service.offer_rematch(first.game_id, first.seats[0].token)
+    deliver_due(parts.outbox, composer, outgoing)
+    offer = next(m for m in kept.mails if m["X-Pbem-Kind"] == "rematch_offer")
+    send(incoming, reply(offer, "ben@example.com", "Nein", "ben-nein"))
+    assert piped.outcomes[-1] == "rematch"
+    assert service.rematch_status(first.game_id, 2)["offer"].closed == "declined"
+
+    second = service.create_game([ANN, BEN], None, {"pile": 5}, game="nim")
+    play_out(service, second)
+    service.offer_rematch(second.game_id, second.seats[0].token)
+    deliver_due(parts.outbox, composer, outgoing)
+    offer = [m for m in kept.mails if m["X-Pbem-Kind"] == "rematch_offer"][-1]
+    assert second.game_id in offer["Subject"]
+    send(incoming, reply(offer, "ben@example.com", "ja", "ben-ja"))
+    assert service.rematch_status(second.game_id, 2)["offer"].new_game_id
