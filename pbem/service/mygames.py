@@ -5,9 +5,10 @@ the daily clean-up of what can no longer be used."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from . import dashboard, feeds, signing
+from . import dashboard, feedlinks, feeds, signing
 from .unit import Context
 
 
@@ -75,6 +76,20 @@ class MyGames:
     def drop_feed(self, feed_id: str) -> None:
         """Revoke a feed's address."""
         feeds.drop(self._ctx, feed_id)
+
+    def feed_entry_links(
+        self, feed_id: str, seats: Sequence[tuple[str, int]]
+    ) -> dict[tuple[str, int], str]:
+        """The signature of the link each seat's entry in the feed carries."""
+        return feedlinks.entry_links(self._ctx, feed_id, seats)
+
+    def feed_entry_token(self, feed_id: str, game_id: str, seat: int, signature: str) -> str | None:
+        """The seat token a feed entry's link opens, while the feed lists the seat."""
+        return feedlinks.entry_token(self._ctx, feed_id, game_id, seat, signature)
+
+    def changed_at(self, game_id: str, seq: int) -> datetime:
+        """When the game's event at `seq` was stored."""
+        return feedlinks.changed_at(self._ctx, game_id, seq)
 
     def clock_of(self, game_id: str, viewer: int | None = None) -> dict[str, Any]:
         """The game's head seq, status, seat to move, round and deadline, and the
