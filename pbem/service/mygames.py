@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from . import dashboard, feedlinks, feeds, signing
+from . import archive, dashboard, feedlinks, feeds, signing
 from .unit import Context
 
 
@@ -96,6 +96,11 @@ class MyGames:
         `tag` that changes when something worth showing `viewer` (a seat, None for
         a spectator) happened."""
         return dashboard.clock_of(self._ctx, game_id, viewer)
+
+    def game_result(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        """The seat's place, score and the winners of a finished game; None while
+        it runs."""
+        return archive.result(self._ctx, game_id, seat)
 
     def seat_summary(self, game_id: str, seat: int) -> dict[str, Any]:
         """One game as the seat's dashboard shows it."""

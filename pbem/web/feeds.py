@@ -101,7 +101,11 @@ def _summaries(feed: str) -> list[dict[str, Any]]:
         summary = service.seat_summary(game_id, seat)
         summary["title"] = _(GAMES[summary["game"]].title)
         where = url_for(
-            "feeds.open_seat", feed=feed, game_id=game_id, seat=seat, sig=signed[game_id, seat]
+            "feeds.open_seat",
+            feed=feed,
+            game_id=game_id,
+            seat=seat,
+            signature=signed[game_id, seat],
         )
         summary["link"] = f"{base}{where}"
         summary["changed"] = service.changed_at(game_id, summary["last_seq"])
@@ -170,12 +174,12 @@ def calendar(feed: str) -> Response:
     return Response(cal.to_ical(), mimetype="text/calendar", headers={"Cache-Control": "no-store"})
 
 
-@bp.get("/<feed>/g/<game_id>/<int:seat>/<sig>")
-def open_seat(feed: str, game_id: str, seat: int, sig: str) -> Any:
+@bp.get("/<feed>/seat/<game_id>/<int:seat>/<signature>")
+def open_seat(feed: str, game_id: str, seat: int, signature: str) -> Any:
     """A feed entry's link: open the seat in this browser (as its personal link
     does) while the feed lists it; 404 once the feed's address is renewed or
     revoked, the seat forgotten or handed on, or for a link the feed never had."""
-    token = parts().service.feed_entry_token(feed, game_id, seat, sig)
+    token = parts().service.feed_entry_token(feed, game_id, seat, signature)
     if token is None:
         abort(404)
     seats = dict(session.get("seats", {}))

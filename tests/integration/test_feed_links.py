@@ -51,7 +51,7 @@ def test_a_feed_entry_opens_the_seat_in_a_browser_that_never_held_it(site):
     game_id, tokens = new_game(parts)
     client, feed = feed_with(app, game_id, tokens[1])
     (link,) = entry_links(client, feed)
-    assert link.startswith(f"http://pbem.test/feeds/{feed}/g/{game_id}/1/")
+    assert link.startswith(f"http://pbem.test/feeds/{feed}/seat/{game_id}/1/")
 
     reader = app.test_client()  # a feed reader's own browser: no cookie
     assert reader.get(f"/g/{game_id}").status_code == 403  # "This game is private"
@@ -99,7 +99,7 @@ def test_a_calendar_event_lasts_half_an_hour_and_alarms_at_each_reminder(site):
     deadline = parse_timestamp(parts.service.clock_of(game_id)["deadline"])
     assert event.decoded("dtend") == deadline
     assert event.decoded("dtstart") == deadline - timedelta(minutes=30)
-    assert str(event["url"]).startswith(f"http://pbem.test/feeds/{feed}/g/{game_id}/1/")
+    assert str(event["url"]).startswith(f"http://pbem.test/feeds/{feed}/seat/{game_id}/1/")
     alarms = event.walk("VALARM")
     assert sorted(a.decoded("trigger") for a in alarms) == [
         deadline - timedelta(hours=24),

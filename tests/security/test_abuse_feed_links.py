@@ -16,7 +16,7 @@ from pbem.service import PlayerSpec
 from support import SHORT, csrf, feed_of
 
 ATOM = "{http://www.w3.org/2005/Atom}"
-LINK = re.compile(r"^http://pbem\.test(/feeds/([^/]+)/g/([^/]+)/(\d)/([^/]+))$")
+LINK = re.compile(r"^http://pbem\.test(/feeds/([^/]+)/seat/([^/]+)/(\d)/([^/]+))$")
 
 
 @pytest.fixture
@@ -77,11 +77,11 @@ def test_a_link_is_good_only_under_its_own_feed_and_for_its_own_seat(site):
     _, theirs, their_path = holding(app, game_id, tokens[2])
     signature = path.rsplit("/", 1)[1]
     their_signature = their_path.rsplit("/", 1)[1]
-    assert not opens(app, f"/feeds/{theirs}/g/{game_id}/1/{signature}")  # another feed
-    assert not opens(app, f"/feeds/{mine}/g/{game_id}/2/{signature}")  # another seat
-    assert not opens(app, f"/feeds/{mine}/g/{game_id}/2/{their_signature}")  # not in mine
+    assert not opens(app, f"/feeds/{theirs}/seat/{game_id}/1/{signature}")  # another feed
+    assert not opens(app, f"/feeds/{mine}/seat/{game_id}/2/{signature}")  # another seat
+    assert not opens(app, f"/feeds/{mine}/seat/{game_id}/2/{their_signature}")  # not in mine
     other, _ = new_game(parts)
-    assert not opens(app, f"/feeds/{mine}/g/{other}/1/{signature}")  # another game
+    assert not opens(app, f"/feeds/{mine}/seat/{other}/1/{signature}")  # another game
 
 
 @pytest.mark.parametrize(
@@ -101,8 +101,8 @@ def test_an_altered_or_made_up_signature_opens_nothing(site, forged):
     game_id, tokens = new_game(parts)
     _, feed, path = holding(app, game_id, tokens[1])
     signature = path.rsplit("/", 1)[1]
-    assert not opens(app, f"/feeds/{feed}/g/{game_id}/1/{forged(signature)}")
-    assert not opens(app, f"/feeds/{secrets.token_urlsafe(24)}/g/{game_id}/1/{signature}")
+    assert not opens(app, f"/feeds/{feed}/seat/{game_id}/1/{forged(signature)}")
+    assert not opens(app, f"/feeds/{secrets.token_urlsafe(24)}/seat/{game_id}/1/{signature}")
     assert opens(app, path)
 
 

@@ -46,6 +46,7 @@ SHOWN_VALUES = {
     "code": "de",
     "number": "7",
     "filename": "site.css",
+    "seat": "1",
 }
 VARIABLE = re.compile(r"<(?:[^:>]+:)?(\w+)>")
 _numbers = itertools.count()
