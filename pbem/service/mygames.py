@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from . import archive, dashboard, feedlinks, feeds, signing
+from . import archive, dashboard, feedlinks, feeds, profiles, signing
 from .unit import Context
 
 
@@ -96,6 +96,22 @@ class MyGames:
         `tag` that changes when something worth showing `viewer` (a seat, None for
         a spectator) happened."""
         return dashboard.clock_of(self._ctx, game_id, viewer)
+
+    def profile_of(self, address: str) -> dict[str, Any] | None:
+        """The address's public profile (slug, name), or None while it is off."""
+        return profiles.profile_of(self._ctx, address)
+
+    def publish_profile(self, address: str, name: str) -> str:
+        """Turn the address's public profile on under `name` (or rename it); its slug."""
+        return profiles.publish(self._ctx, address, name)
+
+    def withdraw_profile(self, address: str) -> None:
+        """Turn the address's public profile off: its page is gone at once."""
+        profiles.withdraw(self._ctx, address)
+
+    def public_record(self, slug: str) -> dict[str, Any] | None:
+        """A public profile's page (name, finished games), or None."""
+        return profiles.public_record(self._ctx, slug)
 
     def game_result(self, game_id: str, seat: int) -> dict[str, Any] | None:
         """The seat's place, score and the winners of a finished game; None while

@@ -73,6 +73,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     requestid.init_app(app)
 
     from . import admin, api, chat, dev, feeds, games, inbound, language, live, mine, play, rules
+    from .profiles import bp as profiles_bp
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -85,6 +86,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(mine.bp)
+    app.register_blueprint(profiles_bp)
     app.register_blueprint(chat.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)

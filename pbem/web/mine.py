@@ -104,6 +104,7 @@ def summaries(held: list[tuple[str, int, str]]) -> list[dict[str, Any]]:
 def ask() -> str:
     choice = archive.chosen(request.args)  # refuses a filter it does not know
     held = held_seats()
+    address = signed_in_address()
     games = summaries(held)
     shown, pages = archive.select(games, choice)
     for game in shown:
@@ -119,7 +120,8 @@ def ask() -> str:
         pages=pages,
         kinds=[(name, _(GAMES[name].title)) for name in sorted({g["game"] for g in games})],
         waiting=sum(1 for g in games if g["yours"]),
-        address=signed_in_address(),
+        address=address,
+        profile=parts().service.profile_of(address) if address else None,
         feed=feeds.address(held),
         live=heads(held)[0],
     )

@@ -55,6 +55,7 @@ class Tour:
         )
         service.submit_action(won.game_id, won.seats[0].token, "take 3")
         self.won = f"{site.url}/g/{won.game_id}/{won.seats[0].token}"
+        self.profile = service.publish_profile("cy@example.com", "Cy")  # her public page
         self.site = site
 
     def pages(self) -> dict[str, str]:
@@ -66,6 +67,7 @@ class Tour:
             "new": f"{url}/new",
             "my-games": f"{url}/my-games",
             "my-games-finished": f"{url}/my-games?show=finished&game=nim",
+            "profile": f"{url}/players/{self.profile}",
             "rules": f"{url}/rules",
             "rules-mall": f"{url}/rules/mall",
             "rules-nim": f"{url}/rules/nim",

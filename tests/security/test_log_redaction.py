@@ -47,6 +47,7 @@ SHOWN_VALUES = {
     "number": "7",
     "filename": "site.css",
     "seat": "1",
+    "slug": "AbCdEfGhIjKlMnOp",
 }
 VARIABLE = re.compile(r"<(?:[^:>]+:)?(\w+)>")
 _numbers = itertools.count()
