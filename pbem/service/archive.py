@@ -43,16 +43,16 @@ def chosen(args: Mapping[str, str]) -> Choice:
     BadRequest saying what is allowed for anything else."""
     show = args.get("show") or "all"
     if show not in SHOWN:
-        raise BadRequest(_("show is one of %(choices)s", choices=", ".join(SHOWN)))
+        raise BadRequest(_("choose all games, the games running or the finished games"))
     game = args.get("game") or None
     if game is not None and game not in NAMES:
-        raise BadRequest(_("game is one of %(games)s", games=", ".join(NAMES)))
+        raise BadRequest(_("choose a game this server runs: %(games)s", games=", ".join(NAMES)))
     opponent = " ".join((args.get("opponent") or "").split())
     if len(opponent) > LONGEST_NAME or not opponent.isprintable():
         raise BadRequest(_("an opponent's name is at most %(most)s letters", most=LONGEST_NAME))
     page_text = args.get("page") or "1"
     if not page_text.isascii() or not page_text.isdigit() or not 1 <= len(page_text) <= 6:
-        raise BadRequest(_("page is a whole number from 1"))
+        raise BadRequest(_("a page is a whole number from 1"))
     return Choice(show, game, opponent, max(1, int(page_text)))
 
 
