@@ -45,12 +45,14 @@ _QUERY = re.compile(r"(?i)([?&;](?:token|feed|key|link|password|secret)=)[^&\s\"
 # sign-out link, a new game's key, a deadline feed.
 _SEAT_LINK = re.compile(
     r"(/g/[^/\s?#\"']+/)(?!(?:chat|watch|live|play|undo|mail-language|mail|vacation|forget"
-    r"|history)(?:[/?#\s\"']|$))[^/\s?#\"']+"
+    r"|history|log\.json)(?:[/?#\s\"']|$))[^/\s?#\"']+"
 )
 _LINKS = re.compile(
     r"(/(?:my-games/sign-in|my-games/sign-out-everywhere|new/created)/)[^/\s?#\"']+"
 )
 _FEED = re.compile(r"/[A-Za-z0-9_-]{32}(\.(?:atom|ics))\b")
+# a feed entry's link to its seat: the feed's id and the link's signature
+_FEED_SEAT = re.compile(r"/[A-Za-z0-9_-]{32}(/seat/[^/\s?#\"']+/[0-9]+/)[^/\s?#\"']+")
 
 
 def redact(text: str, added: bool = True) -> str:
@@ -64,6 +66,7 @@ def redact(text: str, added: bool = True) -> str:
         text = redactor(text)
     text = _SEAT_LINK.sub(rf"\1{HIDDEN}", text)
     text = _LINKS.sub(rf"\1{HIDDEN}", text)
+    text = _FEED_SEAT.sub(rf"/{HIDDEN}\1{HIDDEN}", text)
     return _FEED.sub(rf"/{HIDDEN}\1", text)
 
 

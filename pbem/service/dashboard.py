@@ -105,6 +105,7 @@ def seat_summary(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
         "yours": playing and row.turn == seat,
         "deadline": row.deadline_at if playing else None,
         "last": censor(told[-1].text) if told else "",
+        "last_seq": told[-1].seq if told else 1,  # the last event the seat may be told of
     }
 
 

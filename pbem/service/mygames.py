@@ -5,9 +5,10 @@ the daily clean-up of what can no longer be used."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from . import dashboard, feeds, signing
+from . import archive, dashboard, feedlinks, feeds, profiles, signing
 from .unit import Context
 
 
@@ -76,11 +77,46 @@ class MyGames:
         """Revoke a feed's address."""
         feeds.drop(self._ctx, feed_id)
 
+    def feed_entry_links(
+        self, feed_id: str, seats: Sequence[tuple[str, int]]
+    ) -> dict[tuple[str, int], str]:
+        """The signature of the link each seat's entry in the feed carries."""
+        return feedlinks.entry_links(self._ctx, feed_id, seats)
+
+    def feed_entry_token(self, feed_id: str, game_id: str, seat: int, signature: str) -> str | None:
+        """The seat token a feed entry's link opens, while the feed lists the seat."""
+        return feedlinks.entry_token(self._ctx, feed_id, game_id, seat, signature)
+
+    def changed_at(self, game_id: str, seq: int) -> datetime:
+        """When the game's event at `seq` was stored."""
+        return feedlinks.changed_at(self._ctx, game_id, seq)
+
     def clock_of(self, game_id: str, viewer: int | None = None) -> dict[str, Any]:
         """The game's head seq, status, seat to move, round and deadline, and the
         `tag` that changes when something worth showing `viewer` (a seat, None for
         a spectator) happened."""
         return dashboard.clock_of(self._ctx, game_id, viewer)
+
+    def profile_of(self, address: str) -> dict[str, Any] | None:
+        """The address's public profile (slug, name), or None while it is off."""
+        return profiles.profile_of(self._ctx, address)
+
+    def publish_profile(self, address: str, name: str) -> str:
+        """Turn the address's public profile on under `name` (or rename it); its slug."""
+        return profiles.publish(self._ctx, address, name)
+
+    def withdraw_profile(self, address: str) -> None:
+        """Turn the address's public profile off: its page is gone at once."""
+        profiles.withdraw(self._ctx, address)
+
+    def public_record(self, slug: str) -> dict[str, Any] | None:
+        """A public profile's page (name, finished games), or None."""
+        return profiles.public_record(self._ctx, slug)
+
+    def game_result(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        """The seat's place, score and the winners of a finished game; None while
+        it runs."""
+        return archive.result(self._ctx, game_id, seat)
 
     def seat_summary(self, game_id: str, seat: int) -> dict[str, Any]:
         """One game as the seat's dashboard shows it."""

@@ -275,6 +275,19 @@ class TalkCount(SQLModel, table=True):
     lines: int = 0
 
 
+class Profile(SQLModel, table=True):
+    """A person's public record, which they turned on (signed in to My games): the
+    address it is of, the name it shows and the random `slug` of its page. Turning
+    it off deletes the row, and the page answers 404 from then on."""
+
+    __tablename__ = "profiles"
+
+    address: str = Field(primary_key=True, max_length=320)
+    slug: str = Field(max_length=32, unique=True)
+    name: str = Field(max_length=200)
+    created_at: str = Field(max_length=32)
+
+
 def core_table(model: type[SQLModel]) -> Table:
     """The Core table of a table model: its `__table__`, which SQLModel sets but
     does not declare to type checkers."""

@@ -89,6 +89,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         rules,
     )
     from . import table as table_views
+    from .profiles import bp as profiles_bp
 
     language.init_app(app, JSON_PREFIXES)
 
@@ -101,6 +102,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(mine.bp)
+    app.register_blueprint(profiles_bp)
     app.register_blueprint(chat.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)

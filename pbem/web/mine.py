@@ -24,7 +24,7 @@ from werkzeug import Response
 from pbem.games import GAMES
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
-from pbem.service import BadRequest, Forbidden, NotFound
+from pbem.service import BadRequest, Forbidden, NotFound, archive
 from pbem.service.dashboard import urgency
 from pbem.service.signing import SignedIn
 
@@ -102,15 +102,26 @@ def summaries(held: list[tuple[str, int, str]]) -> list[dict[str, Any]]:
 
 @bp.get("/my-games")
 def ask() -> str:
+    choice = archive.chosen(request.args)  # refuses a filter it does not know
     held = held_seats()
+    address = signed_in_address()
     games = summaries(held)
+    shown, pages = archive.select(games, choice)
+    for game in shown:
+        if game["status"] == "finished":
+            game["result"] = parts().service.game_result(game["game_id"], game["seat"])
     return render_template(
         "my_games.html",
         sent=None,
         email="",
-        games=games,
+        games=shown,
+        any_games=bool(games),
+        choice=choice,
+        pages=pages,
+        kinds=[(name, _(GAMES[name].title)) for name in sorted({g["game"] for g in games})],
         waiting=sum(1 for g in games if g["yours"]),
-        address=signed_in_address(),
+        address=address,
+        profile=parts().service.profile_of(address) if address else None,
         feed=feeds.address(held),
         live=heads(held)[0],
     )

@@ -7,7 +7,16 @@ import re
 import secrets
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug import Response
 
 from pbem import i18n, metrics
@@ -264,6 +273,17 @@ def forget(game_id: str) -> Response:
     _forget(game_id)
     flash(_("This browser no longer holds your seat; your link still works."))
     return redirect(url_for("games.home"))
+
+
+@bp.get("/g/<game_id>/log.json")
+def game_log(game_id: str) -> Response:
+    """The game's log file to download, as this browser's seat may see it (the
+    whole game once it has ended)."""
+    seat = _seat(game_id)
+    _may_watch(game_id, seat)
+    answer = jsonify(parts().service.export_log(game_id, seat))
+    answer.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
+    return answer
 
 
 @bp.get("/g/<game_id>/history")

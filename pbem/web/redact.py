@@ -26,10 +26,11 @@ from pbem import logs
 
 # The names of the route variables and query parameters that carry a secret: a seat
 # token or a sign-in link's token (`token`), a deadline feed's id (`feed`), a new-game
-# form's key (`key`), a mailed link that acts once (`link`).
-SECRET = frozenset({"token", "feed", "key", "link"})
+# form's key (`key`), a mailed link that acts once (`link`), the signature of a feed
+# entry's link to its seat (`signature`).
+SECRET = frozenset({"token", "feed", "key", "link", "signature"})
 # The route variables that are shown in the logs as they are.
-SHOWN = frozenset({"game_id", "game", "code", "number", "filename"})
+SHOWN = frozenset({"game_id", "game", "code", "number", "filename", "seat", "slug"})
 HIDDEN = "[hidden]"
 
 _SECRET_ATOMS = frozenset(

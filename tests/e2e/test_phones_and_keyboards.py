@@ -46,6 +46,16 @@ class Tour:
             self.links.update(links_by_address(site.wait_for_mails(count)))
             if "cy@example.com" in self.links:
                 break
+        # a nim game Cy has won, for My games' archive (her result, replay and log)
+        won = service.create_game(
+            [PlayerSpec("Cy", "cy@example.com", None), PlayerSpec("Nim bot", None, "greedy")],
+            None,
+            {"pile": 3},
+            game="nim",
+        )
+        service.submit_action(won.game_id, won.seats[0].token, "take 3")
+        self.won = f"{site.url}/g/{won.game_id}/{won.seats[0].token}"
+        self.profile = service.publish_profile("cy@example.com", "Cy")  # her public page
         self.site = site
 
     def pages(self) -> dict[str, str]:
@@ -56,6 +66,8 @@ class Tour:
             "home": f"{url}/",
             "new": f"{url}/new",
             "my-games": f"{url}/my-games",
+            "my-games-finished": f"{url}/my-games?show=finished&game=nim",
+            "profile": f"{url}/players/{self.profile}",
             "rules": f"{url}/rules",
             "rules-mall": f"{url}/rules/mall",
             "rules-nim": f"{url}/rules/nim",
@@ -86,6 +98,7 @@ class Tour:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.errors = errors
         page.goto(self.links["cy@example.com"])
+        page.goto(self.won)
         page.goto(self.links["ann@example.com"])
         assert page.locator(".mall-card.yours").count() == 1, (
             f"Ann's link did not open her seat: {self.links}\n{page.url}\n"

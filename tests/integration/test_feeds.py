@@ -82,12 +82,12 @@ def test_the_feeds_list_each_deadline_of_my_seats_most_urgent_first(site):
         f"Mall {later}: Ann to move, until {deadline[later][:16].replace('T', ' ')} UTC",
     ]
     events = Calendar.from_ical(ics.data).walk("VEVENT")
-    starts = {str(e["summary"]): e.decoded("dtstart") for e in events}
-    assert len(events) == 2 and all(other not in s for s in starts)
+    ends = {str(e["summary"]): e.decoded("dtend") for e in events}
+    assert len(events) == 2 and all(other not in s for s in ends)
     for game_id in (later, sooner):
-        (start,) = [when for summary, when in starts.items() if game_id in summary]
-        assert start == parse_timestamp(deadline[game_id])
-        assert start.tzinfo is not None and start.utcoffset().total_seconds() == 0
+        (end,) = [when for summary, when in ends.items() if game_id in summary]
+        assert end == parse_timestamp(deadline[game_id])
+        assert end.tzinfo is not None and end.utcoffset().total_seconds() == 0
 
 
 def test_a_new_feed_address_replaces_the_old_one_which_no_longer_opens(site):

@@ -148,6 +148,8 @@ def test_the_logs_own_patterns_hide_the_secret_of_every_route_and_nothing_else(w
     secret = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi"  # 32 URL-safe characters
     shown = {"game_id": "abcdefghijklmnop", "game": "mall", "code": "de", "number": 3}
     shown["filename"] = "site.css"
+    shown["seat"] = 1
+    shown["slug"] = "AbCdEfGhIjKlMnOp"
     secrets = 0
     for rule in app.url_map.iter_rules():
         values = {n: secret if n in redact.SECRET else shown[n] for n in rule.arguments}

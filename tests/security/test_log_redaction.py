@@ -46,6 +46,8 @@ SHOWN_VALUES = {
     "code": "de",
     "number": "7",
     "filename": "site.css",
+    "seat": "1",
+    "slug": "AbCdEfGhIjKlMnOp",
 }
 VARIABLE = re.compile(r"<(?:[^:>]+:)?(\w+)>")
 _numbers = itertools.count()
