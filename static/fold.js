@@ -46,7 +46,8 @@
   }
   function frameAll() { frames.forEach(frame); }
   frameAll();
-  // The turn script measured its mall before its least width was set: again, now.
+  // The turn script (run before this one) measured its mall before its least width
+  // was set: again, now.
   if (managed) window.dispatchEvent(new Event("resize"));
   window.addEventListener("resize", frameAll);
   folds.forEach(function (f) { f.addEventListener("toggle", frameAll); });

@@ -218,7 +218,8 @@ def screens(page) -> float:
 def test_a_phone_folds_what_the_turn_does_not_need(tour, browser, shoot):
     page = tour.enter(browser, PHONE, has_touch=True, is_mobile=True)
     folded = screens(page)
-    for fold in ("details.balloon-lines", "details.log-fold", ".mall-card:not(.yours) details"):
+    folds = ("details.balloon-lines", "details.log-fold", "details[data-fold=seat]")
+    for fold in (*folds, ".mall-card:not(.yours) details"):
         assert page.locator(fold).first.evaluate("d => d.open") is False, fold
     assert page.locator(".mall-card.yours svg").is_visible()  # your mall stays open
     assert page.locator(".mall-card:not(.yours) svg").is_hidden()
@@ -271,6 +272,7 @@ def test_a_mall_keeps_readable_labels_and_scrolls_inside_its_frame(tour, browser
     first.focus()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(500)  # a key scrolls smoothly
     assert first.evaluate("f => f.scrollTop") > 0
     # your own mall's cells still take clicks after its frame scrolled
     ann = tour.enter(browser, DESKTOP)
