@@ -49,7 +49,11 @@
   }
   if (opener) opener.addEventListener("click", openList);
   if (dialog) {
+    // The browser gives the focus back as the list closes; only where it found no
+    // place for it (the close event comes later, after the player may have moved on).
     dialog.addEventListener("close", function () {
+      var now = document.activeElement;
+      if (now && now !== document.body) return;
       var to = back && back !== document.body && back.isConnected ? back : opener;
       if (to) to.focus();
     });
