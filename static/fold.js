@@ -1,9 +1,9 @@
 // A game page on a small screen folds what the turn does not need (details.fold: the
-// balloons explained, the log, the others' malls), each a tap away; a fold the
-// player opens or closes stays so on their next visit (localStorage). On any screen a
-// drawing with [data-min-scale] keeps at least that scale of its own units, so its
-// labels stay readable, and scrolls inside its frame, which then takes the focus and
-// a name (the turn script looks after the player's own mall while it is their turn).
+// log, the seat's settings, and what the game folds), each a tap away; a fold the
+// player opens or closes stays so on their next visit (localStorage). On a wider
+// screen a drawing with [data-min-scale] keeps at least that scale of its own units,
+// so its labels stay readable, and scrolls inside its frame, which then takes the
+// focus and a name ([data-turn-frame]: the turn script looks after that one).
 (function () {
   "use strict";
   var small = window.matchMedia("(max-width: 40rem)");
@@ -25,7 +25,7 @@
   fold();
   if (small.addEventListener) small.addEventListener("change", fold);
 
-  var managed = document.getElementById("turn-data") ? document.querySelector(".mall-card.yours .mall-frame") : null;
+  var managed = document.getElementById("turn-data") ? document.querySelector(".drawing[data-turn-frame]") : null;
   var frames = Array.prototype.slice.call(document.querySelectorAll(".drawing[data-min-scale]"));
   function frame(box) {
     var svg = box.querySelector("svg");
@@ -46,8 +46,8 @@
   }
   function frameAll() { frames.forEach(frame); }
   frameAll();
-  // The turn script (run before this one) measured its mall before its least width
-  // was set: again, now.
+  // The turn script (run before this one) measured its drawing before its least
+  // width was set: again, now.
   if (managed) window.dispatchEvent(new Event("resize"));
   window.addEventListener("resize", frameAll);
   folds.forEach(function (f) { f.addEventListener("toggle", frameAll); });

@@ -1,8 +1,7 @@
 // The game page's keys: a letter goes to a part of the page (the element whose
-// aria-keyshortcuts names it: t the turn, and the game's own, e.g. d the Dispenser
-// and m your mall), landing on the part's first control (the roving tab stop of its
-// tiles or lit cells) so that Enter acts at once; ? opens the list of keys (a dialog,
-// Escape closes it). No key is taken while typing in a field, with Ctrl, Alt or Cmd
+// aria-keyshortcuts names it: t the turn, and the game's own parts), landing on the
+// part's first control (the roving tab stop of a drawing in it) so that Enter acts
+// at once; ? opens the list of keys (a dialog, Escape closes it). No key is taken while typing in a field, with Ctrl, Alt or Cmd
 // held, or while the list is open. The skip links land the same way.
 (function () {
   "use strict";
@@ -24,8 +23,8 @@
     return element.getClientRects().length > 0 && !element.closest("[hidden], details:not([open]) > :not(summary)");
   }
 
-  // The part's first stop: the roving tab stop of a drawing in it (its tiles, its lit
-  // cells), else the part itself.
+  // The part's first stop: the roving tab stop of a drawing in it (the controls the
+  // turn script lit), else the part itself.
   function land(part) {
     if (!part) return false;
     var stops = Array.prototype.filter.call(part.querySelectorAll('svg [tabindex="0"]'), visible);

@@ -262,7 +262,7 @@ def test_a_mall_keeps_readable_labels_and_scrolls_inside_its_frame(tour, browser
     )
     assert label >= 9.5, label  # the smallest tile label, in CSS px
     # a mall taller than its frame scrolls inside it, a named, focusable region
-    frame = ".mall-card .mall-frame"
+    frame = ".mall-card .drawing.frame"
     assert page.eval_on_selector(frame, "f => getComputedStyle(f).overflowY") == "auto"
     page.eval_on_selector(frame, "f => { f.style.maxHeight = '150px'; }")
     page.evaluate("dispatchEvent(new Event('resize'))")
@@ -276,7 +276,7 @@ def test_a_mall_keeps_readable_labels_and_scrolls_inside_its_frame(tour, browser
     assert first.evaluate("f => f.scrollTop") > 0
     # your own mall's cells still take clicks after its frame scrolled
     ann = tour.enter(browser, DESKTOP)
-    ann.eval_on_selector(".mall-card.yours .mall-frame", "f => { f.scrollTop = 40; }")
+    ann.eval_on_selector(".mall-card.yours .drawing.frame", "f => { f.scrollTop = 40; }")
     choose_a_cell(ann)
     assert ann.locator("#preview").inner_text().startswith("build L1 at 1,2")
     assert page.errors == [] and ann.errors == []
