@@ -4,7 +4,10 @@
 // half-made choice on it or is at it (touched, typed or focused a control in the last
 // few seconds): then a banner says so instead, and the page never moves under them. The game page also lists, at its top, what the
 // others did since this browser last looked (the last seen seq is kept per game in
-// localStorage), and the dashboard counts the games waiting in a favicon badge.
+// localStorage), and the dashboard counts the games waiting in a favicon badge. When
+// the turn arrives or leaves (or the dashboard's count moves) the tab's title, its
+// favicon's mark and the header's count follow at once, even while a banner holds
+// the reload back.
 (function () {
   "use strict";
   var hook = document.querySelector("[data-live]");
@@ -26,6 +29,35 @@
     if (typeof words.news_one === "string") counted.one = words.news_one;
     if (typeof words.news_other === "string") counted.other = words.news_other;
   } catch (e) { /* keep the English */ }
+
+  var text = { your_turn: "(your turn)", title: document.title, waiting_one: "{n} game waiting for you", waiting_other: "{n} games waiting for you" };
+  try {
+    var said = JSON.parse(document.getElementById("page-words").textContent);
+    Object.keys(text).forEach(function (k) { if (typeof said[k] === "string") text[k] = said[k]; });
+  } catch (e) { /* keep the English */ }
+  var icon = document.querySelector('link[rel="icon"]');
+  var shown = {
+    yours: !!icon && icon.getAttribute("data-yours") === "true",
+    count: icon ? parseInt(icon.getAttribute("data-waiting") || "0", 10) || 0 : 0,
+  };
+
+  // The title, favicon and header say whose move it is (as base.html writes them).
+  function retitle(yours, count) {
+    if (yours === shown.yours && count === shown.count) return;
+    shown = { yours: yours, count: count };
+    document.title = (yours ? text.your_turn + " " : "") +
+      (count && !(yours && count === 1) ? "(" + count + ") " : "") + text.title;
+    if (icon) {
+      var marked = game ? yours : count > 0;
+      icon.href = icon.getAttribute(marked ? "data-turn" : "data-plain") || icon.href;
+    }
+    var nav = document.querySelector(".waiting-count");
+    if (nav) {
+      nav.hidden = !count;
+      nav.querySelector(".badge").textContent = String(count);
+      nav.querySelector(".sr-only").textContent = (count === 1 ? text.waiting_one : text.waiting_other).replace("{n}", String(count));
+    }
+  }
 
   function seenKey(id) { return "pbem.seen." + id; }
 
@@ -76,6 +108,13 @@
         return answer.json();
       })
       .then(function (now) {
+        if (now && game && now.seat !== null && now.seat !== undefined) {
+          var yours = now.status === "playing" && now.turn === now.seat;
+          retitle(yours, Math.max(0, shown.count - (shown.yours ? 1 : 0) + (yours ? 1 : 0)));
+        } else if (now && !game && typeof now.waiting === "number") {
+          retitle(false, now.waiting);
+          badge(now.waiting);
+        }
         var fresh = now && (now.tag ? now.tag : "seq-" + now.seq);
         if (fresh && fresh !== tag) {
           tag = fresh;

@@ -10,6 +10,7 @@ from typing import Any
 from flask import (
     Blueprint,
     flash,
+    has_request_context,
     jsonify,
     redirect,
     render_template,
@@ -23,6 +24,7 @@ from pbem import i18n, metrics
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
+from pbem.service.waiting import waiting
 from pbem.store.events import UndoDone
 
 from . import present
@@ -85,6 +87,20 @@ def _may_watch(game_id: str, seat: int | None) -> None:
                 " or ask for your links on the My games page"
             )
         )
+
+
+@bp.app_context_processor
+def waiting_on_you() -> dict[str, int]:
+    """Every page's count of the games waiting on this browser's move (its title and
+    header show it): the seat sessions its cookie holds, a sign-in's included, in
+    one query; nothing is asked of a browser that holds none."""
+    if not has_request_context():
+        return {}
+    held = session.get("seats")
+    if not isinstance(held, dict) or not held:
+        return {}
+    sessions = seat_sessions()
+    return {"games_waiting": waiting(sessions.db, sessions.clock, held)}
 
 
 @bp.get("/g/<game_id>/<token>")

@@ -73,6 +73,7 @@ class Tour:
             "rules-nim": f"{url}/rules/nim",
             "seat-turn": f"{url}/g/{self.mall}",
             "seat": f"{url}/g/{self.mall}",  # with a tile and a cell chosen
+            "seat-keys": f"{url}/g/{self.mall}",  # with the list of keys open
             "watch": f"{url}/g/{self.mall}/watch",
             "history": f"{url}/g/{self.mall}/history",
             "finished": f"{url}/g/{self.finished}/watch",
@@ -117,12 +118,15 @@ def visit(page, name: str, url: str) -> None:
         page.wait_for_url("**/new/created/**")
     if name == "seat-de":
         assert page.locator("html").get_attribute("lang") == "de"
-    if name in ("seat-turn", "seat", "nim", "seat-de"):
+    if name in ("seat-turn", "seat", "seat-keys", "nim", "seat-de"):
         assert page.locator("#turn").count() == 1, (
             f"{name}: not the player's turn: {page.url}\n{page.locator('body').inner_text()[:600]}"
         )
     if name == "seat":
         choose_a_cell(page)
+    if name == "seat-keys":
+        page.keyboard.press("?")
+        assert page.locator("dialog#keys").evaluate("d => d.open")
 
 
 def choose_a_cell(page) -> None:

@@ -81,6 +81,7 @@
     document.getElementById("move").value = "";
     preview.textContent = option.text + (note ? " (" + note + ")" : "") + " — " + option.preview;
     document.getElementById("confirm").focus({ preventScroll: true });
+    if (cell && cell.scrollIntoView) cell.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   function clearMarks() {
@@ -333,7 +334,8 @@
   var drawing = mall && mall.closest(".drawing");
   function scrollStop() {
     if (!drawing) return;
-    var scrolls = drawing.scrollWidth > drawing.clientWidth && !litCells().length;
+    var over = drawing.scrollWidth > drawing.clientWidth || drawing.scrollHeight > drawing.clientHeight + 1;
+    var scrolls = over && !litCells().length;
     if (scrolls) {
       drawing.setAttribute("tabindex", "0");
       drawing.setAttribute("role", "region");
