@@ -83,6 +83,7 @@ def test_a_mall_game_where_a_bot_played_a_resigned_seat_exports_and_imports(serv
 
     exported = service.export_log(made.game_id)
     assert exported["resigned"] == [{"seat": 2, "after": 4, "bot": "greedy"}]
+    assert any(a["seat"] == 2 for a in exported["actions"][4:])  # the bot's moves
     imported = service.import_log(exported).game_id
     assert service.state_at(imported)["status"] == "finished"
     same_game(service, made.game_id, imported)
@@ -237,6 +238,29 @@ def test_a_hostile_resignation_refuses_the_whole_file(service, players, actions,
         service.import_log(doc)
     assert message in refused.value.message
     assert len(service.games()) == games  # nothing stored
+
+
+def test_an_imported_seat_that_resigned_to_a_bot_is_played_by_it(service):
+    doc = {**NIM, "actions": TAKES[:1], "resigned": [entry(seat=2, after=1)]}
+    imported = service.import_log(doc).game_id
+    links = service.seat_links(imported)
+    assert [link.token is None for link in links] == [False, True, False]
+    played = service.play_bots(imported)  # seat 2 is to move: its bot plays
+    assert [(a.seat, a.action) for a in played] == [(2, "take 1")]
+
+
+def test_the_cli_imports_and_verifies_a_resigned_game(pbem_env, tmp_path):
+    path = tmp_path / "log.json"
+    setup = {"players": ["A", "B"], "pile": 9}
+    doc = {**NIM, "setup": setup, "actions": TAKES, "resigned": [entry(seat=1, after=2, bot=None)]}
+    path.write_text(json.dumps(doc))
+    imported = CliRunner().invoke(main, ["game", "import", str(path)], env=pbem_env)
+    assert imported.exit_code == 0, imported.output
+    game_id = imported.output.splitlines()[-1]
+    shown = CliRunner().invoke(main, ["game", "show", game_id, "--json"], env=pbem_env)
+    assert json.loads(shown.output)["winners"] == [2]
+    verified = CliRunner().invoke(main, ["game", "verify", game_id], env=pbem_env)
+    assert verified.exit_code == 0, verified.output
 
 
 def test_the_cli_import_refuses_a_hostile_resignation_with_status_1(pbem_env, tmp_path):
