@@ -81,8 +81,9 @@ def _resignations(events: list[Envelope], moves: list[int]) -> dict[str, Any]:
 
 
 def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> Created:
-    """A new game from a log file: every action is checked before anything is
-    stored; an illegal one refuses the whole file, naming the action."""
+    """A new game from a log file: every action and resignation is checked before
+    anything is stored; an illegal one refuses the whole file, naming it. Each
+    resignation is stored where the file puts it, as the live one is."""
     if not isinstance(doc, Mapping):
         raise BadRequest("a game log is a JSON object")
     try:
