@@ -12,18 +12,19 @@ from typing import Any
 from sqlalchemy import Connection, delete, select
 
 from pbem.games import Game as Rules
-from pbem.games import IllegalAction, SetupError, for_log_format, get
+from pbem.games import IllegalAction, SetupError, for_log_format, get, plugin, resignations
+from pbem.games.resignations import Resignation
 from pbem.store import log, projection, states
-from pbem.store.events import MOVE_TYPES, Envelope, EventError, moves_in_force
+from pbem.store.events import MOVE_TYPES, Envelope, EventError, SeatResigned, moves_in_force
 from pbem.store.projection import Before
 
-from . import chat, rows
+from . import chat, resign, rows
 from . import options as game_options
 from .create import PlayerSpec, checked_players, start
 from .errors import BadRequest, Created, NotFound
 from .moves import move
 from .seeds import guessable
-from .unit import Context, is_game_id, sha256
+from .unit import BOT, Context, is_game_id, sha256
 
 SNAPSHOTS = projection.SNAPSHOTS
 GAMES, SEATS = rows.GAMES, rows.SEATS
@@ -49,6 +50,7 @@ def export_log(ctx: Context, game_id: str, seat: int | None = None) -> dict[str,
         "setup": rules.public_setup(setup, state, seat),
         "actions": actions,
         "chat": chat.exported(ctx, game_id, seat, events, [m.seq for m in in_force]),
+        **_resignations(events, [m.seq for m in in_force]),
         "game": {
             "id": game_id,
             "status": row.status,
@@ -61,9 +63,27 @@ def export_log(ctx: Context, game_id: str, seat: int | None = None) -> dict[str,
     }
 
 
+def _resignations(events: list[Envelope], moves: list[int]) -> dict[str, Any]:
+    """The "resigned" key of the log file, only for a game where a seat resigned
+    (public: everyone at the table is told): each resignation's seat, `after`, how
+    many of the file's actions came before it, and the bot that played the seat on,
+    null when it ended the game."""
+    resigned = [
+        {
+            "seat": e.payload["seat"],
+            "after": sum(1 for seq in moves if seq < e.seq),
+            "bot": e.payload["replaced_by"].removeprefix(BOT) or None,
+        }
+        for e in events
+        if e.type == SeatResigned.TYPE
+    ]
+    return {"resigned": resigned} if resigned else {}
+
+
 def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> Created:
-    """A new game from a log file: every action is checked before anything is
-    stored; an illegal one refuses the whole file, naming the action."""
+    """A new game from a log file: every action and resignation is checked before
+    anything is stored; an illegal one refuses the whole file, naming it. Each
+    resignation is stored where the file puts it, as the live one is."""
     if not isinstance(doc, Mapping):
         raise BadRequest("a game log is a JSON object")
     try:
@@ -83,9 +103,17 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
         initial = rules.setup([p.name for p in specs], setup)
     except SetupError as error:
         raise BadRequest(f"setup: {error}") from None
-    state = initial
+    entries = doc.get("actions") or []
+    if not isinstance(entries, list):
+        raise BadRequest('the log\'s "actions" is a list of {"seat", "action"} entries')
+    bots = plugin(rules.name).bots
+    try:
+        resigned = resignations.read(doc.get("resigned"), len(specs), len(entries), bots)
+        state = _resigned_at(rules, initial, resigned, 0, len(specs))
+    except resignations.ResignationError as error:
+        raise BadRequest(str(error)) from None
     moves: list[tuple[int, Any, Any]] = []
-    for number, entry in enumerate(doc.get("actions") or [], start=1):
+    for number, entry in enumerate(entries, start=1):
         # the parts of an entry are JSON as given: the rules refuse what is no action
         given: Any = entry.get("action") if isinstance(entry, Mapping) else None
         seat: Any = entry.get("seat") if isinstance(entry, Mapping) else None
@@ -99,7 +127,10 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
                 ' as a number ("seat": 1)'
             )
         moves.append((seat, checked, state))
-        state = rules.perform(state, checked)
+        try:
+            state = _resigned_at(rules, rules.perform(state, checked), resigned, number, len(specs))
+        except resignations.ResignationError as error:
+            raise BadRequest(str(error)) from None
     chosen = game_options.checked(None)
     # a deal given in the log, or a seed too short or too regular to hide it
     # (fewer than 128 random bits), may be known to whoever wrote the log; that
@@ -110,11 +141,28 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
     talk = chat.imported(doc.get("chat"), len(specs), len(moves), most)
     with ctx.transaction() as tx:
         links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
-        chat.record(ctx, tx, rules, talk.get(0, []), initial, actor)
-        for number, (seat, checked, before) in enumerate(moves, start=1):
-            _, after = move(ctx, tx, rules, [], seat, checked, before, actor=actor)
-            chat.record(ctx, tx, rules, talk.get(number, []), after, actor)
+        state = initial
+        for number in range(len(moves) + 1):
+            if number:
+                seat, checked, before = moves[number - 1]
+                _, state = move(ctx, tx, rules, [], seat, checked, before, actor=actor)
+            for gone in resignations.at(resigned, number):  # as the seat's own resignation
+                _, state = resign.record(ctx, tx, rules, gone.seat, state, gone.bot, actor)
+            chat.record(ctx, tx, rules, talk.get(number, []), state, actor)
+        to_move = rules.to_move(state)
+        if to_move is not None and any(r.seat == to_move and r.bot for r in resigned):
+            tx.bot_turn = (to_move, tx.head[0])  # the bot that holds the seat plays on
     return Created(tx.game_id, tx.head[0], links)
+
+
+def _resigned_at(
+    rules: Rules, state: Any, resigned: list[Resignation], after: int, seats: int
+) -> Any:
+    """The state once the resignations that came after the first `after` actions
+    took effect; ResignationError when the game refuses one there."""
+    for gone in resignations.at(resigned, after):
+        state = resignations.apply(rules, state, gone, seats, resigned[: gone.number - 1])
+    return state
 
 
 def verify(ctx: Context, game_id: str) -> list[str]:

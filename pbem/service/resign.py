@@ -4,7 +4,9 @@ others are told; the person's link then only watches."""
 
 from __future__ import annotations
 
-from pbem.games import get, plugin
+from typing import Any
+
+from pbem.games import Game, get, plugin
 from pbem.games.base import RESIGN_CHOICES
 from pbem.i18n import gettext as _
 from pbem.store import log
@@ -14,7 +16,7 @@ from . import policy, rows
 from .errors import BadRequest
 from .notices import Kind
 from .tokens import token_hash
-from .unit import BOT, Context, is_bot
+from .unit import BOT, Context, Tx, is_bot
 
 
 def resign(ctx: Context, game_id: str, token: str) -> Envelope:
@@ -31,14 +33,10 @@ def resign(ctx: Context, game_id: str, token: str) -> Envelope:
         choice = rules.on_resign(before, seat.seat, people)
         if choice not in RESIGN_CHOICES:
             raise ValueError(f"{row.game}: on_resign answered {choice!r}")
-        if choice == "bot":
-            replaced_by, after = f"{BOT}{plugin(row.game).bots[0]}", before
-        else:
-            replaced_by, after = "", rules.resign(before, seat.seat)
-        resigned = SeatResigned(seat.seat, replaced_by)
-        event = ctx.record(tx, rules, resigned, f"seat:{seat.seat}", after)
+        bot = plugin(row.game).bots[0] if choice == "bot" else None
+        event, after = record(ctx, tx, rules, seat.seat, before, bot, f"seat:{seat.seat}")
         now = rows.seats(tx.conn, game_id)
-        ended = not replaced_by
+        ended = bot is None
         for other in now:
             if other.seat != seat.seat:
                 payload = {"who": seat.seat, "ended": ended}
@@ -48,6 +46,20 @@ def resign(ctx: Context, game_id: str, token: str) -> Envelope:
         elif row.turn == seat.seat:
             tx.bot_turn = (seat.seat, event.seq)
         return event
+
+
+def record(
+    ctx: Context, tx: Tx, rules: Game, seat: int, before: Any, bot: str | None, actor: str
+) -> tuple[Envelope, Any]:
+    """Store `seat`'s resignation in the game of `tx`, whose state is `before`: the
+    bot `bot` plays the seat from now on, or (None) the game ends through the rules
+    (`Game.resign`). Returns the event and the state after it. The live resignation
+    and a log file's import both come here."""
+    if bot is not None:
+        replaced_by, after = f"{BOT}{bot}", before
+    else:
+        replaced_by, after = "", rules.resign(before, seat)
+    return ctx.record(tx, rules, SeatResigned(seat, replaced_by), actor, after), after
 
 
 def outcome(ctx: Context, game_id: str, seat: int) -> str | None:

@@ -60,6 +60,24 @@ LOG = {
                 },
             },
         },
+        "resigned": {
+            "type": "array",
+            "description": (
+                "Only in a game where a seat resigned, in the order they did: the seat,"
+                " `after` that many actions, and the bot that played the seat on"
+                " (null: the resignation ended the game)"
+            ),
+            "items": {
+                "type": "object",
+                "required": ["seat", "after", "bot"],
+                "additionalProperties": False,
+                "properties": {
+                    "seat": {"type": "integer", "minimum": 1},
+                    "after": {"type": "integer", "minimum": 0},
+                    "bot": {"type": ["string", "null"]},
+                },
+            },
+        },
     },
 }
 

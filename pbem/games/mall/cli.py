@@ -50,7 +50,8 @@ def replay_command(
     log_file: TextIO, at: int | None, as_json: bool, legal: bool, viewer: int | None
 ) -> None:
     """Fold LOG_FILE (a pbem.mall/1 game log, - for stdin) through the rules and print
-    the state. An illegal action stops the replay with exit status 2."""
+    the state. An illegal action, or a resignation the game refuses where the log puts
+    it, stops the replay with exit status 2; a log that cannot be read exits with 1."""
     log = _load_log(log_file)
     if at is not None and at > len(log.entries):
         raise click.ClickException(f"--at {at}: the log has {len(log.entries)} actions")
@@ -63,12 +64,12 @@ def replay_command(
         sys.exit(2)
     state = result.state
     if as_json:
-        doc = {"seq": result.applied + 1, **view(state, viewer)}
+        doc = {"seq": result.seq, **view(state, viewer)}
         if legal:
             doc["legal"] = [format_action(a) for a in legal_actions(state)]
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
-    click.echo(f"After {result.applied} actions (seq {result.applied + 1}).")
+    click.echo(f"After {result.applied} actions (seq {result.seq}).")
     click.echo(describe(state, viewer))
     if legal and state.turn is not None:
         click.echo(f"\nLegal actions for seat {state.turn}:")

@@ -7,8 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import resignations
 from ..base import SetupError
+from ..resignations import Resignation, ResignationError
 from .actions import Action, IllegalAction
+from .bots import BOTS
 from .notation import as_given, format_action, parse_any
 from .rules import check, perform
 from .state import State, setup
@@ -38,6 +41,7 @@ class GameLog:
     commons: tuple[str, ...] | None = None
     secrets: dict[str, str] | None = None
     entries: tuple[Entry, ...] = ()
+    resigned: tuple[Resignation, ...] = ()  # in the order they happened
 
     def start(self) -> State:
         """The state before the first action."""
@@ -67,8 +71,14 @@ class Refusal:
 class Replay:
     state: State
     applied: int  # actions folded
-    refusal: Refusal | None = None
+    refusal: Refusal | ResignationError | None = None
     history: list[Action] = field(default_factory=list)  # canonical actions applied
+    resigned: int = 0  # resignations folded
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last event folded, as in the stored game (GameCreated is 1)."""
+        return 1 + self.applied + self.resigned
 
 
 def read(doc: Any) -> GameLog:
@@ -92,6 +102,10 @@ def read(doc: Any) -> GameLog:
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise LogError('"actions" must be a list')
+    try:
+        resigned = resignations.read(doc.get("resigned"), len(names), len(actions), tuple(BOTS))
+    except ResignationError as error:
+        raise LogError(str(error)) from None
     return GameLog(
         players=names,
         seed=None if seed is None else str(seed),
@@ -99,6 +113,7 @@ def read(doc: Any) -> GameLog:
         commons=_list_of_text(setup_doc, "commons"),
         secrets=_secrets(setup_doc),
         entries=tuple(_entry(i, a) for i, a in enumerate(actions, start=1)),
+        resigned=tuple(resigned),
     )
 
 
@@ -157,20 +172,32 @@ def _entry(number: int, raw: Any) -> Entry:
 
 
 def replay(log: GameLog, upto: int | None = None) -> Replay:
-    """Fold the log's actions (the first `upto` of them, if given) through the rules;
-    stops at the first action the rules refuse."""
+    """Fold the log's actions (the first `upto` of them, if given) and its
+    resignations (those that came after at most `upto` actions) through the rules;
+    stops at the first action or resignation the rules refuse."""
+    from .game import GAME  # the rules behind the Game protocol (imports this module)
+
     state = log.start()
     history: list[Action] = []
     entries = log.entries if upto is None else log.entries[:upto]
-    for number, entry in enumerate(entries, start=1):
-        try:
-            action = check(state, parse_any(entry.action), seat=entry.seat)
-        except IllegalAction as error:
-            refusal = Refusal(number, entry.seat, as_given(entry.action), str(error))
-            return Replay(state, number - 1, refusal, history)
-        state = perform(state, action)
-        history.append(action)
-    return Replay(state, len(entries), None, history)
+    seats, done = len(log.players), 0
+    for number in range(len(entries) + 1):
+        if number:
+            entry = entries[number - 1]
+            try:
+                action = check(state, parse_any(entry.action), seat=entry.seat)
+            except IllegalAction as error:
+                refusal = Refusal(number, entry.seat, as_given(entry.action), str(error))
+                return Replay(state, number - 1, refusal, history, done)
+            state = perform(state, action)
+            history.append(action)
+        for gone in resignations.at(log.resigned, number):
+            try:
+                state = resignations.apply(GAME, state, gone, seats, log.resigned[:done])
+            except ResignationError as error:
+                return Replay(state, number, error, history, done)
+            done += 1
+    return Replay(state, len(entries), None, history, done)
 
 
 def write(
