@@ -205,10 +205,21 @@ class Composer:
         return context, now
 
     def _invitation(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
+        """The invitation; to the person who moves first it is their first turn mail
+        too (`turn`: what the turn mail would show), as long as the turn is theirs."""
+        context, now = self._game_at(row)
         context["options"] = context["game_options"]
-        subject = _("You are invited to a game of %(title)s (%(game)s)", **_about(context, row))
-        return subject, context
+        context["turn"] = None
+        still = context["doc"]["turn"] == row.seat and not self._played_since(row, now)
+        if row.payload.get("turn") and context["held"] and still:
+            context["turn"] = self._turn(row, now)
+            context["picture"] = self.pictures.of(row.game_id, now.head[0], lambda: now.view(None))
+        about = _about(context, row)
+        if context["turn"]:
+            return _(
+                "You are invited to a game of %(title)s (%(game)s), and it is your turn", **about
+            ), context
+        return _("You are invited to a game of %(title)s (%(game)s)", **about), context
 
     def _your_turn(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
@@ -373,6 +384,7 @@ WRITERS: dict[Kind, Writer] = {
 # The game's own partials each kind's templates include ("<game>/mail/<partial>"):
 # every game has them (a test reads the templates to keep this true).
 GAME_PARTIALS: dict[Kind, tuple[str, ...]] = {
+    Kind.INVITATION: ("_turn",),
     Kind.YOUR_TURN: ("_turn", "_standings"),
     Kind.REMINDER: ("_turn",),
     Kind.ROUND_SCORED: ("_standings",),
