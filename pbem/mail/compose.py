@@ -33,6 +33,7 @@ from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
+from .invite import invitation_mail
 from .pictures import Pictures
 from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
@@ -204,23 +205,6 @@ class Composer:
             )
         return context, now
 
-    def _invitation(self, row: Row) -> tuple[str, dict[str, Any]]:
-        """The invitation; to the person who moves first it is their first turn mail
-        too (`turn`: what the turn mail would show), as long as the turn is theirs."""
-        context, now = self._game_at(row)
-        context["options"] = context["game_options"]
-        context["turn"] = None
-        still = context["doc"]["turn"] == row.seat and not self._played_since(row, now)
-        if row.payload.get("turn") and context["held"] and still:
-            context["turn"] = self._turn(row, now)
-            context["picture"] = self.pictures.of(row.game_id, now.head[0], lambda: now.view(None))
-        about = _about(context, row)
-        if context["turn"]:
-            return _(
-                "You are invited to a game of %(title)s (%(game)s), and it is your turn", **about
-            ), context
-        return _("You are invited to a game of %(title)s (%(game)s)", **about), context
-
     def _your_turn(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
         if context["doc"]["turn"] != row.seat or self._played_since(row, now):
@@ -363,7 +347,7 @@ class Composer:
 
 # What each kind of notice says, as a mail; a test checks that every Kind has one.
 WRITERS: dict[Kind, Writer] = {
-    Kind.INVITATION: Composer._invitation,
+    Kind.INVITATION: invitation_mail,
     Kind.YOUR_TURN: Composer._your_turn,
     Kind.ROUND_SCORED: Composer._round_scored,
     Kind.REMINDER: Composer._reminder,

@@ -232,6 +232,28 @@ def test_a_turn_mail_seen_goes_not_once_the_choice_is_no_longer_every_turn(web, 
     assert [kind for kind, _ in post.to("ben@example.com")] == ["invitation"]
 
 
+def test_a_turn_held_for_the_digest_and_seen_on_the_page_is_left_out_of_it(web, post):
+    app, parts = web
+    service = parts.service
+    created = service.create_game(
+        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Robo", bot="greedy")],
+        None,
+        {"seed": "h"},
+    )
+    game, token = created.game_id, created.seats[0].token
+    service.set_mail_preference(game, token, "turn=digest,round=none,other=every")
+    post.deliver()
+    post.clear()
+    service.submit_action(game, token, service.legal(game, 1)[0], service.state_at(game)["seq"])
+    service.play_bots(game)  # Ann's turn again: held for her digest
+    assert [(r.kind, r.status) for r in rows_of(service, game)][-1] == ("your_turn", "held")
+    assert browser(app, game, token).get(f"/g/{game}").status_code == 200
+    assert parts.outbox.make_digests() == []
+    post.deliver()
+    assert post.to("ann@example.com") == []
+    assert rows_of(service, game)[-1].status == "skipped"
+
+
 # -- nothing but the game-over mail after the end -----------------------------------
 
 
