@@ -46,7 +46,7 @@ from pbem.bootstrap import build  # noqa: E402
 from pbem.config import load_settings  # noqa: E402
 from pbem.mail.compose import Composer  # noqa: E402
 from pbem.mail.deliver import Smtp, deliver_due  # noqa: E402
-from pbem.service import PlayerSpec  # noqa: E402
+from pbem.service import PlayerSpec, create  # noqa: E402
 from pbem.store import migrate  # noqa: E402
 from pbem.store.tables import Event, Outbox  # noqa: E402
 from pbem.web.app import create_app  # noqa: E402
@@ -102,6 +102,8 @@ class Table:
         app.testing = True
         self.composer = Composer(self.service, settings)
         self.smtp = Smtp("127.0.0.1", port)
+        # one game id, so that the bot (seeded by it) plays the same game every run
+        create.new_game_id = lambda: "benchmailspergame"
         created = self.service.create_game(
             [
                 PlayerSpec("Ann", PEOPLE[1]),
