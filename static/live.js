@@ -74,8 +74,8 @@
   function poll() {
     if (document.hidden) return schedule();
     var headers = tag ? { "If-None-Match": '"' + tag + '"' } : {};
-    var asked = acked ? url : url + (url.indexOf("?") < 0 ? "?" : "&") + "seen=" + seq;
-    fetch(asked, { headers: headers, credentials: "same-origin", cache: "no-store" })
+    if (!acked) headers["X-Pbem-Seen"] = seq;
+    fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (answer) {
         if (answer.status === 200 || answer.status === 304) acked = true;
         if (answer.status !== 200) return null;

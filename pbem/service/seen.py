@@ -127,10 +127,10 @@ def moot(conn: Connection, row: Record) -> str | None:
     is over and it is not the game-over notice (nor one always sent), or the
     seat's page has shown what it tells. A turn notice goes when its reader chose
     every turn, whatever the page showed."""
-    if row.game_id is None:
-        return None
+    if row.game_id is None or row.kind not in Kind.__members__.values():
+        return None  # not a game's notice, or one its channel refuses to write
     kind = Kind(row.kind)
-    if kind in AFTER_THE_END and kind is not Kind.INVITATION:
+    if kind in AFTER_THE_END:
         return None
     seat = row.seat if row.seat is not None else (row.payload or {}).get("seat")
     holder = (row.payload or {}).get("holder")
@@ -139,8 +139,6 @@ def moot(conn: Connection, row: Record) -> str | None:
     if found is None:
         return None
     if found.status != "playing":
-        if kind in AFTER_THE_END:
-            return None
         return "the game is over: only its game-over notice goes"
     seen = int(found.seen or 0)
     if kind is Kind.CHAT:

@@ -164,7 +164,7 @@ def test_the_live_poll_of_the_seats_page_says_what_it_showed(web, post, clock):
     ben = browser(app, game, created.seats[1].token)
     said = service.say(game, created.seats[0].token, "Hi there")
     # the page was reloaded by the poll's news; its first poll tells the seq it shows
-    assert ben.get(f"/g/{game}/live?seen={said.seq}").status_code == 200
+    assert ben.get(f"/g/{game}/live", headers={"X-Pbem-Seen": str(said.seq)}).status_code == 200
     clock.advance(minutes=4)
     post.deliver()
     assert [kind for kind, _ in post.to("ben@example.com")] == ["invitation"]
@@ -309,15 +309,19 @@ def test_a_seats_page_records_its_own_seat_only_and_never_beyond_the_head(make_w
     ann_token, ben_token = created.seats[0].token, created.seats[1].token
     ann = browser(app, game, ann_token)
     head = service.state_at(game)["seq"]
-    assert ann.get(f"/g/{game}/live?seen=999999").status_code == 200
+    assert ann.get(f"/g/{game}/live", headers={"X-Pbem-Seen": "999999"}).status_code == 200
     assert _seen(service, game, 1, ann_token) == head  # cut to the head
     assert _seen(service, game, 2, ben_token) == 0  # Ben's seat is not Ann's to mark
     # never going back
-    assert ann.get(f"/g/{game}/live?seen=0").status_code == 200
+    assert ann.get(f"/g/{game}/live", headers={"X-Pbem-Seen": "0"}).status_code == 200
     assert _seen(service, game, 1, ann_token) == head
     # not a number: refused, nothing recorded
-    for bad in ("-1", "abc", "1e3", "99999999999", "%00"):
-        assert ann.get(f"/g/{game}/live?seen={bad}").status_code == 400
+    for bad in ("-1", "abc", "1e3", "99999999999", "%00", " 5"):
+        assert ann.get(f"/g/{game}/live", headers={"X-Pbem-Seen": bad}).status_code == 400
+    # a link or a form of another site cannot say it for Ben's browser: only a header,
+    # which only the page's own script sends, is read
+    ben = browser(app, game, ben_token)
+    assert ben.get(f"/g/{game}/live?seen=999999&X-Pbem-Seen=9").status_code == 200
     assert _seen(service, game, 2, ben_token) == 0
 
 
@@ -327,8 +331,9 @@ def test_a_browser_without_the_seat_cannot_mark_it_seen(make_web):
     created = nim(service, public=True)
     game = created.game_id
     stranger = app.test_client()
-    assert stranger.get(f"/g/{game}/live?watch=1&seen=5").status_code == 200
-    assert stranger.get(f"/g/{game}/live?seen=5").status_code == 200  # a spectator
+    seen = {"X-Pbem-Seen": "5"}
+    assert stranger.get(f"/g/{game}/live?watch=1", headers=seen).status_code == 200
+    assert stranger.get(f"/g/{game}/live", headers=seen).status_code == 200  # a spectator
     assert stranger.get(f"/g/{game}").status_code == 200
     assert _seen(service, game, 1, created.seats[0].token) == 0
     assert _seen(service, game, 2, created.seats[1].token) == 0
