@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from contextlib import suppress
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
@@ -107,7 +108,8 @@ def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) ->
     context["mine"] = service.seat_settings(game_id, seat) if seat is not None else None
     page = render_template("game.html", **context, **extra)
     if seat is not None:  # the seat's person was shown the game this far
-        service.saw(game_id, _token(game_id), context["doc"]["seq"])
+        with suppress(Forbidden):  # the seat was handed on meanwhile: nothing to record
+            service.saw(game_id, _token(game_id), context["doc"]["seq"])
     return page, status
 
 
