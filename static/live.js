@@ -99,11 +99,17 @@
     return true;
   }
 
+  // A game page tells the server, on its first poll while in view, how far it has
+  // shown the game: mails of what its player has seen here are then not sent.
+  var acked = !game || !seq;
+
   function poll() {
     if (document.hidden) return schedule();
     var headers = tag ? { "If-None-Match": '"' + tag + '"' } : {};
+    if (!acked) headers["X-Pbem-Seen"] = seq;
     fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (answer) {
+        if (answer.status === 200 || answer.status === 304) acked = true;
         if (answer.status !== 200) return null;
         return answer.json();
       })

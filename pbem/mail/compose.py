@@ -33,6 +33,7 @@ from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
+from .invite import invitation_mail
 from .pictures import Pictures
 from .replyto import reply_address
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
@@ -197,12 +198,6 @@ class Composer:
             )
         return context, now
 
-    def _invitation(self, row: Row) -> tuple[str, dict[str, Any]]:
-        context = self._game(row)
-        context["options"] = context["game_options"]
-        subject = _("You are invited to a game of %(title)s (%(game)s)", **_about(context, row))
-        return subject, context
-
     def _your_turn(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
         if context["doc"]["turn"] != row.seat or self._played_since(row, now):
@@ -354,7 +349,7 @@ class Composer:
 
 # What each kind of notice says, as a mail; a test checks that every Kind has one.
 WRITERS: dict[Kind, Writer] = {
-    Kind.INVITATION: Composer._invitation,
+    Kind.INVITATION: invitation_mail,
     Kind.YOUR_TURN: Composer._your_turn,
     Kind.ROUND_SCORED: Composer._round_scored,
     Kind.REMINDER: Composer._reminder,
@@ -377,6 +372,7 @@ WRITERS: dict[Kind, Writer] = {
 # The game's own partials each kind's templates include ("<game>/mail/<partial>"):
 # every game has them (a test reads the templates to keep this true).
 GAME_PARTIALS: dict[Kind, tuple[str, ...]] = {
+    Kind.INVITATION: ("_turn",),
     Kind.YOUR_TURN: ("_turn", "_standings"),
     Kind.REMINDER: ("_turn",),
     Kind.ROUND_SCORED: ("_standings",),

@@ -340,9 +340,10 @@ def chat_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     made it and carries the lines said while it waited), as its reader may read it:
     names, "you", and what is hidden from them blanked. Moot when none is left."""
     context: dict[str, Any] = composer._game(row)
-    lines = [
-        line for line in composer.service.table_talk(row.game_id, row.seat) if line.seq >= row.seq
-    ]
+    # not the lines the reader's page has shown them already
+    seen = composer.service.seen_by(row.game_id, row.seat, row.payload.get("holder"))
+    talk = composer.service.table_talk(row.game_id, row.seat)
+    lines = [line for line in talk if line.seq >= row.seq and line.seq > seen]
     if not any(line.seat != row.seat for line in lines):
         raise Moot("no one else has said anything since")
     context["lines"] = [

@@ -42,6 +42,12 @@ class Deliveries:
             status = outbox.status(row_id)
             return status if status in ("pending", "failed") else "skipped"
         try:
+            known = outbox.moot(row)  # the game ended, or the page showed it
+        except Exception as error:  # the database is away: tried again later
+            return outbox.failed(row_id, f"{type(error).__name__}: {error}")
+        try:
+            if known is not None:
+                raise Moot(known)
             self.channels[row.channel].deliver(row)
         except Moot as why:
             outbox.skipped(row_id, str(why))

@@ -1,5 +1,7 @@
 """The daily digest: for each address with held turn notices, on each channel, one
-digest row naming their games; the held rows become digested."""
+digest row naming their games; the held rows become digested. A held notice that
+tells nothing new by now (its game is over, or the seat's page has shown what it
+tells: see pbem.service.seen) is skipped, and names no game in a digest."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select, update
 
-from . import rows
+from . import rows, seen
 
 OUTBOX = rows.OUTBOX
 
@@ -15,19 +17,15 @@ OUTBOX = rows.OUTBOX
 def make(conn: Connection, now: str) -> list[int]:
     """The digest rows made at `now` from the held notices, in the transaction of
     `conn`; their ids."""
-    held = conn.execute(
-        select(
-            OUTBOX.c.id,
-            OUTBOX.c.channel,
-            OUTBOX.c.address,
-            OUTBOX.c.game_id,
-            OUTBOX.c.seat,
-            OUTBOX.c.language,
-        )
-        .where(OUTBOX.c.status == "held")
-        .order_by(OUTBOX.c.id)
-        .with_for_update()
+    every = conn.execute(
+        select(OUTBOX).where(OUTBOX.c.status == "held").order_by(OUTBOX.c.id).with_for_update()
     ).all()
+    moot = {row.id: why for row in every if (why := seen.moot(conn, row)) is not None}
+    for row_id, why in moot.items():
+        conn.execute(
+            update(OUTBOX).where(OUTBOX.c.id == row_id).values(status="skipped", last_error=why)
+        )
+    held = [row for row in every if row.id not in moot]
     games: dict[tuple[str, str], list[list[Any]]] = {}
     languages: dict[tuple[str, str], str] = {}  # the newest held notice's
     for row in held:

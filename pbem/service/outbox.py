@@ -28,7 +28,7 @@ from sqlalchemy import Connection, and_, bindparam, case, exists, func, or_, sel
 from pbem.store.database import Database, Statement
 from pbem.store.events import timestamp
 
-from . import digests, rows
+from . import digests, rows, seen
 from .addresses import NotAnAddress, checked_address
 from .notices import Channel
 from .rows import Record
@@ -286,6 +286,12 @@ class Outbox:
                 changes["delivery_id"] = new_id()
             claimed = update(OUTBOX).where(OUTBOX.c.id == row_id).values(changes)
             return conn.execute(claimed.returning(*OUTBOX.c)).first()
+
+    def moot(self, row: Record) -> str | None:
+        """Why a claimed row tells its reader nothing new, read now (None: it goes;
+        see pbem.service.seen)."""
+        with self.db.reading() as conn:
+            return seen.moot(conn, row)
 
     def sent(self, row_id: int) -> None:
         with self.db.writing() as conn:

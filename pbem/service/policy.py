@@ -48,13 +48,14 @@ def address_of(seat: Record) -> str | None:
 
 
 def game_started(tx: Tx, links: list[SeatLink], first: int | None, first_is_bot: bool) -> None:
-    """Every person is invited with their link; the first to move is told so."""
+    """Every person is invited with their link; the first to move is told so (in
+    their invitation, when they get one: it is their first turn mail too)."""
     for link in links:
         if link.token and link.email:
             notice(tx, 1, Kind.INVITATION, link.seat, link.email, {}, language=link.language)
     if first is not None and not first_is_bot:
         mover = links[first - 1]
-        if mover.email:
+        if mover.email and not _invited_to_move(tx, 1, first):
             notice(tx, 1, Kind.YOUR_TURN, first, mover.email, {}, language=mover.language)
 
 
@@ -82,7 +83,9 @@ def moved(tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, afte
 
 def timed_out(tx: Tx, seq: int, seat: Record, replaced: bool) -> None:
     """The seat's person is told a bot played their turn (and, when a bot now holds
-    the seat for good, that too)."""
+    the seat for good, that too); not when that turn ended the game."""
+    if _over(tx):
+        return
     to_seat(tx, seq, Kind.TIMED_OUT, seat, {"replaced": True} if replaced else {})
 
 
@@ -96,12 +99,32 @@ def seat_handed(
 
 def turn_handed(tx: Tx, seq: int, held: Record) -> None:
     """A seat handed over while it is to move: its new holder is told now, as at
-    any turn."""
-    to_seat(tx, seq, Kind.YOUR_TURN, held, {})
+    any turn (in their invitation, when they get one)."""
+    if not _invited_to_move(tx, seq, held.seat):
+        to_seat(tx, seq, Kind.YOUR_TURN, held, {})
+
+
+def _invited_to_move(tx: Tx, seq: int, seat: int) -> bool:
+    """Whether this command invites the seat's person at `seq`: their invitation
+    then says it is their turn (it is their turn mail), and no other is written."""
+    for mail in tx.mails:
+        if (mail["kind"], mail["seat"], mail["seq"]) == (Kind.INVITATION.value, seat, seq):
+            mail["payload"] = {**mail["payload"], "turn": True}
+            return True
+    return False
+
+
+def _over(tx: Tx) -> bool:
+    """Whether the game has ended (in this transaction or before): then nothing but
+    its game-over notice is written."""
+    found = rows.game(tx.conn, tx.game_id)
+    return found is not None and found.status != "playing"
 
 
 def vacation_taken(tx: Tx, seq: int, seats: list[Record], who: int, until: str) -> None:
     """The other players are told whose clock stops until when."""
+    if _over(tx):
+        return
     for other in seats:
         if other.seat != who:
             to_seat(tx, seq, Kind.VACATION, other, {"who": who, "until": until})
@@ -109,18 +132,25 @@ def vacation_taken(tx: Tx, seq: int, seats: list[Record], who: int, until: str) 
 
 def reminder(tx: Tx, seq: int, seat: Record, hours: float) -> None:
     """The seat to move is reminded `hours` before its deadline."""
+    if _over(tx):
+        return
     to_seat(tx, seq, Kind.REMINDER, seat, {"hours": hours})
 
 
 def undo_requested(tx: Tx, seq: int, seats: list[Record], asks: list[int], asker: int) -> None:
     """Everyone whose agreement an undo needs is asked."""
+    if _over(tx):
+        return
     for other in seats:
         if other.seat in asks:
             to_seat(tx, seq, Kind.UNDO_REQUEST, other, {"asked_by": asker})
 
 
 def undo_lapsed(tx: Tx, seq: int, seats: list[Record], asker: int, reason: str) -> None:
-    """The asker and everyone else are told the request was closed, and why."""
+    """The asker and everyone else are told the request was closed, and why (not
+    once the game is over: its game-over notice says all)."""
+    if _over(tx):
+        return
     for seat in seats:
         to_seat(tx, seq, Kind.UNDO_LAPSED, seat, {"asked_by": asker, "reason": reason})
 
@@ -138,7 +168,10 @@ def table_talk(tx: Tx, seq: int, seats: list[Record], speaker: int) -> None:
     """Every other person at the table is told of a chat line, as their preference
     has it, in one mail per few minutes: the first line waits CHAT_GATHERS for
     more, and lines said meanwhile ride in that mail (its row starts at the first
-    line it carries). Bots are told nothing."""
+    line it carries). Bots are told nothing, and no one once the game is over
+    (the lines are on the page)."""
+    if _over(tx):
+        return
     due = timestamp(parse_timestamp(tx.time()) + CHAT_GATHERS)
     for seat in seats:
         if seat.seat != speaker:

@@ -16,7 +16,7 @@ from pbem.config import Settings
 from pbem.store.database import Database
 from pbem.store.events import CHAIN, Envelope
 
-from . import chain, chat, create, logfile, moves, queries, seats, undo
+from . import chain, chat, create, logfile, moves, queries, seats, seen, undo
 from .cache import StateCache
 from .chat import ChatPage
 from .create import PlayerSpec
@@ -229,6 +229,20 @@ class Service(MyGames, Table):
         seq, and the move it takes back in the game's words (`move`, `later`). None
         when there is none, or it has waited too long (it lapses)."""
         return queries.pending_undo(self._ctx, game_id, seat)
+
+    # -- what a seat has seen -------------------------------------------------------
+
+    def saw(self, game_id: str, token: str | None, seq: object) -> int:
+        """The seat of `token` was shown the game up to `seq` on its page (its
+        session's page or poll): recorded, cut to the game's head, never going
+        back; the notices of what it has seen are then not sent."""
+        return seen.saw(self._ctx, game_id, token, seq)
+
+    def seen_by(self, game_id: str, seat: int, holder: str | None) -> int:
+        """How far the seat's holder `holder` (a token's hash) has seen the game on
+        its page (0: not at all)."""
+        with self._ctx.reading() as conn:
+            return seen.seen_by(conn, game_id, seat, holder)
 
     # -- table talk -----------------------------------------------------------------
 

@@ -355,3 +355,19 @@ class PushSubscription(SQLModel, table=True):
     auth: str = Field(max_length=40)
     session_sha256: str = Field(max_length=64)  # seat_sessions.id_sha256, sign_ins.id_sha256
     created_at: str = Field(max_length=32)
+
+
+class SeatSeen(SQLModel, table=True):
+    """How far a seat's person has seen their game (`seq`): the last event their
+    own page showed them, recorded when the page of the seat's session was shown
+    or polled, never beyond the game's head, never going back. `holder` is the
+    seat's holder it was seen by (their token's hash): a seat handed on starts
+    unseen. A notice of what the seat has seen already is not sent."""
+
+    __tablename__ = "seats_seen"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    holder: str = Field(max_length=64)
+    seq: int = 0
+    seen_at: str = Field(max_length=32)

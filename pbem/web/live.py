@@ -11,12 +11,16 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from werkzeug import Response
 
+from pbem.i18n import gettext as _
+from pbem.service import BadRequest
+
 from .context import parts
-from .play import _may_watch, _seat
+from .play import _may_watch, _seat, _token
 from .present import pages_of
 
 bp = Blueprint("live", __name__)
 MOST_TOLD = 50  # at most this many of the latest events in one answer
+SEEN = "X-Pbem-Seen"  # the header in which a seat's page says how far it showed the game
 
 
 @bp.get("/g/<game_id>/live")
@@ -25,11 +29,21 @@ def head(game_id: str) -> Response:
     others' events after seq N as the viewer may read them (`watch=1`: as a
     spectator) and `marks`, what they changed on the board (for outlining). 304
     when If-None-Match names the tag the game is at for the viewer (a spectator's
-    chat line changes no player's tag while the game is on)."""
+    chat line changes no player's tag while the game is on). With the header
+    `X-Pbem-Seen: N`, a seat's page says it showed the game up to seq N (recorded
+    for the seat of the browser's session, cut to the head)."""
     watching = request.args.get("watch") == "1"
     seat = None if watching else _seat(game_id)
     _may_watch(game_id, seat)
     service = parts().service
+    # The seat's page showed the game this far: said in a header, which only the
+    # page's own script can send (a link or a form from another site cannot).
+    seen = request.headers.get(SEEN)
+    if seen is not None:
+        if not (seen.isascii() and seen.isdigit() and len(seen) < 10):
+            raise BadRequest(_("a seq is a whole number from 0"))
+        if seat is not None:
+            service.saw(game_id, _token(game_id), int(seen))
     clock = service.clock_of(game_id, seat)
     since = request.args.get("since", "")
     told: list[dict[str, Any]] = []

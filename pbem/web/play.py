@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from contextlib import suppress
 from typing import Any
 
 from flask import (
@@ -147,7 +148,11 @@ def _page(game_id: str, seat: int | None, *, status: int = 200, **extra: Any) ->
     context["log"] = present.log(service.history(game_id, seat, talk=False))
     context["undo_waiting"] = service.pending_undo(game_id, seat)
     context["mine"] = service.seat_settings(game_id, seat) if seat is not None else None
-    return render_template("game.html", **context, **extra), status
+    page = render_template("game.html", **context, **extra)
+    if seat is not None:  # the seat's person was shown the game this far
+        with suppress(Forbidden):  # the seat was handed on meanwhile: nothing to record
+            service.saw(game_id, _token(game_id), context["doc"]["seq"])
+    return page, status
 
 
 @bp.post("/g/<game_id>/play")

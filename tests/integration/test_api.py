@@ -33,8 +33,7 @@ def test_creating_a_game_answers_201_with_its_id_and_mails_each_player(web):
     kinds = [(r.kind, r.address) for r in _outbox(parts)]
     assert kinds == [
         ("invitation", "ann@example.com"),
-        ("invitation", "ben@example.com"),
-        ("your_turn", "ann@example.com"),
+        ("invitation", "ben@example.com"),  # Ann's tells her first turn too
     ]
 
 

@@ -160,10 +160,11 @@ def test_stale_beats_fail_and_old_failures_warn_without_failing(env, database_ur
     assert result["workers"].startswith("FAIL none beats (1 stopped beating)")
     _alive(database_url, now, broker="unreachable: cannot be reached: refused")
     parts = make_parts(database_url=database_url)
+    people = ("Ann", "Ben", "Cy")  # three invitations (Ann's tells her first turn too)
     parts.service.create_game(
-        [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")], None, None
+        [PlayerSpec(name, f"{name.lower()}@example.com") for name in people], None, None
     )
-    with parts.database.writing() as conn:  # one mail given up on, one due long ago
+    with parts.database.writing() as conn:  # one mail given up on, two due long ago
         from sqlalchemy import text
 
         conn.execute(text("UPDATE outbox SET status = 'failed' WHERE id = 1"))

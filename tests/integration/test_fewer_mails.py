@@ -53,9 +53,10 @@ def test_a_whole_game_sends_its_player_a_turn_mail_per_round_and_no_round_mails(
         service.submit_action(game, created.seats[seat - 1].token, action, state["seq"])
     assert service.state_at(game)["round"] == 20
     sent = [r.kind for r in rows_of(service, game) if r.status == "pending"]
-    # was 41: the invitation, 20 turn mails, 19 round mails, the game over
-    assert Counter(sent) == {"invitation": 1, "your_turn": 20, "game_over": 1}
-    assert len(sent) == 22
+    # was 41: the invitation, 20 turn mails, 19 round mails, the game over; then 22;
+    # now the invitation is the first turn mail
+    assert Counter(sent) == {"invitation": 1, "your_turn": 19, "game_over": 1}
+    assert len(sent) == 21
 
 
 def test_a_whole_game_against_a_bot_sends_its_player_rounds_plus_two_mails(service):
@@ -63,8 +64,9 @@ def test_a_whole_game_against_a_bot_sends_its_player_rounds_plus_two_mails(servi
     play_to_the_end(service, created)
     rounds = service.state_at(created.game_id)["round"]
     sent = [r.kind for r in rows_of(service, created.game_id) if r.status == "pending"]
-    # was 2 * rounds + 1 (49 for 24 rounds); now 26 for 24 rounds
-    assert Counter(sent) == {"invitation": 1, "your_turn": rounds, "game_over": 1}
+    # was 2 * rounds + 1 (49 for 24 rounds), then 26; now 25 for 24 rounds (the
+    # invitation is the first turn mail)
+    assert Counter(sent) == {"invitation": 1, "your_turn": rounds - 1, "game_over": 1}
 
 
 def test_the_turn_mail_after_a_round_closed_carries_the_rounds_scores(service, settings):
@@ -90,7 +92,9 @@ def test_without_turn_mails_the_round_comes_on_its_own(service):
     service.play_bots(game)
     kinds = [(r.kind, r.status) for r in rows_of(service, game)]
     assert ("round_scored", "pending") in kinds
-    assert kinds.count(("your_turn", "pending")) == 1  # the first, before the choice
+    # the first turn, before the choice, is told in the invitation
+    assert kinds.count(("your_turn", "pending")) == 0
+    assert kinds.count(("invitation", "pending")) == 1
 
 
 def test_turns_in_the_digest_and_no_round_mails_at_all(service):

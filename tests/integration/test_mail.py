@@ -48,12 +48,13 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
         None,
         {"seed": "mail"},
     )
-    assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 3
-    first, second, turn = caught(folder)
-    assert turn["Subject"] == (
-        f"Your turn in Mall {created.game_id} (round 1) — answer by Wed 4 Nov 12:00 UTC"
+    # Zoë moves first: her invitation is her first turn mail too
+    assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 2
+    first, second = caught(folder)
+    assert first["Subject"] == (
+        f"You are invited to a game of Mall ({created.game_id}), and it is your turn"
     )
-    assert first["Subject"] == f"You are invited to a game of Mall ({created.game_id})"
+    assert second["Subject"] == f"You are invited to a game of Mall ({created.game_id})"
     assert first["To"].addresses[0].display_name == "Zoë Ångström"
     assert first["To"].addresses[0].addr_spec == "zoe@example.com"
     assert first["From"].addresses[0].addr_spec == "noreply@pbem.localhost"
@@ -64,11 +65,13 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     link = f"http://pbem.test/g/{created.game_id}/{created.seats[0].token}"
     assert link in text and created.seats[1].token not in text
     assert "the log's head is" in text
-    assert first.get_body(("html",)).get_content().count(link) == 1
+    assert "Answer by Wed 4 Nov 12:00 UTC" in text
+    # the link to open the game, and the turn's link to play on the page
+    assert first.get_body(("html",)).get_content().count(link) == 2
     with parts.database.read() as s:
         rows = s.exec(select(Outbox).order_by(Outbox.id)).all()
-    assert [r.status for r in rows] == ["sent", "sent", "sent"]
-    assert [r.delivery_id for r in rows] == [m["Message-ID"] for m in (first, second, turn)]
+    assert [r.status for r in rows] == ["sent", "sent"]
+    assert [r.delivery_id for r in rows] == [m["Message-ID"] for m in (first, second)]
     entered = app.test_client().get(link.removeprefix("http://pbem.test"))
     assert entered.status_code == 302
 
@@ -93,7 +96,11 @@ def test_a_name_with_a_newline_cannot_add_a_header(web, smtp):
 def test_a_refused_delivery_waits_and_is_tried_again(web, smtp, clock):
     _, parts = web
     address, folder = smtp
-    parts.service.create_game([PlayerSpec("Ann", "a@x.org"), PlayerSpec("Ben", "b@x.org")])
+    robo = PlayerSpec("Robo", bot="greedy")  # moves first: Ann's turn mail is one of its own
+    created = parts.service.create_game(
+        [robo, PlayerSpec("Ann", "a@x.org"), PlayerSpec("Ben", "b@x.org")]
+    )
+    parts.service.play_bots(created.game_id)
     composer = Composer(parts.service, parts.settings)
     assert deliver_due(parts.outbox, composer, Smtp("127.0.0.1", free_port())) == 0
     with parts.database.read() as s:
@@ -121,9 +128,10 @@ def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
     client = app.test_client()
     listing = client.get("/dev/mail").get_data(as_text=True)
     assert "ann@example.com" in listing and "You are invited to a game of Mall" in listing
-    newest, oldest = client.get("/dev/mail/2"), client.get("/dev/mail/1")  # the oldest is 1
-    assert "Your legal actions" in newest.get_data(as_text=True)  # the first turn's mail
-    assert "Your personal link" in oldest.get_data(as_text=True)  # the invitation
+    oldest = client.get("/dev/mail/1")  # the oldest is 1
+    # the invitation, which is the first turn's mail too
+    assert "Your personal link" in oldest.get_data(as_text=True)
+    assert "Your legal actions" in oldest.get_data(as_text=True)
 
 
 def test_lines_that_begin_with_a_period_arrive_as_they_were_written():

@@ -166,7 +166,9 @@ def test_a_reminder_waits_behind_a_turn_mail_its_dead_sender_held(parts, clock, 
 
 
 def test_a_later_mail_does_not_inherit_the_lease_of_one_just_handed_out(parts, clock, smtp):
-    _game(parts)
+    robo = PlayerSpec("Robo", bot="greedy")  # moves first: Ann's first turn has a mail of its own
+    created = parts.service.create_game([robo, PlayerSpec("Ann", ANN), PlayerSpec("Ben", BEN)])
+    parts.service.play_bots(created.game_id)
     deliveries = Deliveries(parts.outbox, parts.channels)
     invitations = parts.outbox.take_due()
     parts.outbox.claim(invitations[0], channels=parts.channels)

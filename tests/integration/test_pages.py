@@ -73,8 +73,7 @@ def test_the_new_game_form_creates_the_game_and_shows_where_mails_went(web):
             assert link.token not in text  # the creator never sees a link
     assert outbox(parts) == [
         ("invitation", "ann@example.com"),
-        ("invitation", "cy@example.com"),
-        ("your_turn", "ann@example.com"),
+        ("invitation", "cy@example.com"),  # Ann's tells her first turn too
     ]
 
 

@@ -98,7 +98,9 @@ def test_a_whole_game_by_mail_only(web, post):
         turns = [
             m
             for m in kept.mails
-            if m["X-Pbem-Kind"] == "your_turn" and m["Message-ID"] not in answered
+            # turn mails, and the invitation that is the first one
+            if "Your legal actions:" in m.get_body(("plain",)).get_content()
+            and m["Message-ID"] not in answered
         ]
         if not turns:
             break

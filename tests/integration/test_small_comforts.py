@@ -110,12 +110,17 @@ def test_a_caught_mail_keeps_its_number_as_new_ones_arrive(web, tmp_path):
     client = app.test_client()
     try:
         parts.service.create_game(
-            [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben")], None, SHORT
+            # two invitations (Ann's tells her first turn too)
+            [PlayerSpec("Ann", "ann@example.com"), PlayerSpec("Ben", "ben@example.com")],
+            None,
+            SHORT,
         )
         deliver_due(parts.outbox, composer, smtp)
         first = {n: client.get(f"/dev/mail/{n}").get_data(as_text=True) for n in (1, 2)}
         parts.service.create_game(
-            [PlayerSpec("Cara", "cara@example.com"), PlayerSpec("Dan")], None, SHORT
+            [PlayerSpec("Cara", "cara@example.com"), PlayerSpec("Dan", "dan@example.com")],
+            None,
+            SHORT,
         )
         deliver_due(parts.outbox, composer, smtp)
     finally:

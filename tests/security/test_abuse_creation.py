@@ -383,7 +383,7 @@ def test_the_new_game_form_redirects_and_a_second_submission_creates_nothing(web
     again = client.post("/new", data=data)  # the browser resubmits the same form
     assert again.status_code == 303 and again.headers["Location"] == where
     assert [g.id for g in parts.service.games()] == [row.id]
-    assert _counts(parts) == (1, 2)  # one invitation, one your-turn mail
+    assert _counts(parts) == (1, 1)  # one invitation, which tells Ann's first turn too
     fresh = client.post("/new", data=_new_game_form(client))
     assert fresh.status_code == 303 and fresh.headers["Location"] != where
     assert len(parts.service.games()) == 2

@@ -136,7 +136,8 @@ def test_an_internationalised_domain_is_mailed_at_its_ascii_form(service, outbox
     send(outbox, composer, server)
     assert {r.id: r for r in outbox_rows(service)}[row_id].status == "sent"
     to_ann = [m for m in server.messages() if "ann@" in str(m["To"])]
-    assert {m["X-Pbem-Kind"] for m in to_ann} == {"invitation", "your_turn", "answer"}
+    # her invitation tells her first turn too
+    assert {m["X-Pbem-Kind"] for m in to_ann} == {"invitation", "answer"}
     assert {m["To"].addresses[0].addr_spec for m in to_ann} == {"ann@xn--exmple-cua.com"}
     assert all(raw.split(b"\r\n\r\n")[0].isascii() for raw in server.raw)  # every head
 
@@ -170,7 +171,8 @@ def test_a_mail_that_cannot_be_built_fails_at_once_and_the_others_go(
     with service.db.writing() as conn:
         written = rows.add_mails(conn, old)
     good = _answer(outbox, game, "ann@example.com")
-    assert send(outbox, composer, server) == 4  # two invitations, Ann's turn, the answer
+    # two invitations (Ann's tells her turn), the answer
+    assert send(outbox, composer, server) == 3
     found = {r.id: r for r in outbox_rows(service)}
     for row_id in answered:  # refused as it was written
         assert found[row_id].status == "failed" and found[row_id].attempts == 0
@@ -211,7 +213,7 @@ def test_the_attempt_cap_holds_when_a_dead_senders_row_is_taken_back(
     row = outbox_rows(service)[0]
     assert row.status == "failed" and row.attempts == MAX_ATTEMPTS
     assert f"{MAX_ATTEMPTS} attempts" in row.last_error
-    assert len(server.raw) == 2  # Ben's invitation and Ann's turn, not the given-up one
+    assert len(server.raw) == 1  # Ben's invitation, not the given-up one (Ann's, her turn too)
 
 
 # -- 8. a link only for the holder it was written for ---------------------------------
@@ -228,11 +230,10 @@ def test_mails_queued_for_a_replaced_person_never_carry_the_new_holders_link(
         body = text_of(message) + html_of(message)
         assert new.token not in body and token(created, 1) not in body
     statuses = {(r.kind, r.address): r.status for r in outbox_rows(service)}
-    assert statuses[("invitation", "ann@example.com")] == "skipped"
-    assert statuses[("your_turn", "ann@example.com")] == "skipped"
-    invitation, turn = server.to("cat@example.com")  # Cat holds the seat to move
+    assert statuses[("invitation", "ann@example.com")] == "skipped"  # her turn's mail too
+    (invitation,) = server.to("cat@example.com")  # Cat holds the seat to move: one mail
     assert f"/g/{game}/{new.token}" in text_of(invitation)
-    assert turn["Subject"].startswith("Your turn") and new.token in text_of(turn)
+    assert invitation["Subject"].endswith("it is your turn")
 
 
 # -- 9. stale turn mails and the order of one person's mails --------------------------
@@ -244,7 +245,7 @@ def test_after_an_outage_no_turn_mail_for_a_played_turn_goes_and_each_persons_ma
     created = service.create_game(PEOPLE, None, SHORT)
     game = created.game_id
     server.refuse = True
-    assert send(outbox, composer, server) == 0  # all three wait for a retry
+    assert send(outbox, composer, server) == 0  # both invitations wait for a retry
     for seat in (1, 2):  # Ann, then Ben: the round is scored, and it is Ann's turn again
         state = service.state_at(game)
         service.submit_action(
@@ -261,7 +262,10 @@ def test_after_an_outage_no_turn_mail_for_a_played_turn_goes_and_each_persons_ma
     assert [k for k, _ in kinds] == ["invitation", "your_turn"]
     assert [m["X-Pbem-Kind"] for m in server.to("ben@example.com")] == ["invitation"]
     skipped = [(r.kind, r.seq) for r in outbox_rows(service) if r.status == "skipped"]
-    assert sorted(skipped) == [("your_turn", 1), ("your_turn", 2)]
+    # Ann's first turn was in her invitation, which went without it
+    assert sorted(skipped) == [("your_turn", 2)]
+    (invitation, _turn) = server.to("ann@example.com")
+    assert "Your legal actions" not in text_of(invitation)
 
 
 # -- 10. a seat taken over by a bot, or by another person -----------------------------
@@ -276,6 +280,7 @@ def test_a_person_replaced_by_a_bot_is_told_and_still_gets_the_game_over_mail(
     game = created.game_id
     service.time_out(game, 1, service.state_at(game)["seq"])
     service.replace_seat(game, 2, "human", name="Cat", email="cat@example.com")
+    send(outbox, composer, server)  # while the game is on: once it is over, only its end goes
     cat = next(s for s in service.seat_links(game) if s.seat == 2).token
     while service.state_at(game)["turn"] is not None:
         service.play_bots(game)
