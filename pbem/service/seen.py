@@ -40,8 +40,11 @@ SHOWN_ON_THE_PAGE = frozenset(
         Kind.TIMED_OUT,
     }
 )
-# What still goes once the game is over.
-AFTER_THE_END = frozenset({Kind.GAME_OVER, Kind.INVITATION, Kind.ANSWER})
+# What still goes once the game is over: its end, answers to a person's own mail,
+# the resignation that ended it (written with the end) and a rematch offered after.
+AFTER_THE_END = frozenset(
+    {Kind.GAME_OVER, Kind.INVITATION, Kind.ANSWER, Kind.RESIGNED, Kind.REMATCH_OFFER}
+)
 
 _SEEN_BY = select(SEEN.c.seq).where(
     SEEN.c.game_id == bindparam("g"),

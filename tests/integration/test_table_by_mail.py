@@ -132,3 +132,16 @@ def test_a_rematch_is_declined_by_replying_nein_and_accepted_by_ja(web, post):  
     assert second.game_id in offer["Subject"]
     send(incoming, reply(offer, "ben@example.com", "ja", "ben-ja"))
     assert service.rematch_status(second.game_id, 2)["offer"].new_game_id
+
+
+def test_a_resignation_that_ends_the_game_is_mailed_with_the_end(web, post):  # noqa: F811
+    """The game is over when its mails go out: the resignation that ended it still
+    goes with the game-over mail (nothing else of a finished game does)."""
+    _, parts = web
+    kept, _piped, outgoing, _incoming = post
+    service = parts.service
+    made = service.create_game([ANN, BEN], None, {"pile": 9}, game="nim")
+    service.resign(made.game_id, made.seats[0].token)
+    deliver_due(parts.outbox, Composer(service, parts.settings), outgoing)
+    assert set(kinds_to(kept, "ben@example.com")) == {"invitation", "resigned", "game_over"}
+    assert "resigned" not in kinds_to(kept, "ann@example.com")
