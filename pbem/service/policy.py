@@ -47,10 +47,17 @@ def address_of(seat: Record) -> str | None:
 # -- what each command tells ----------------------------------------------------------
 
 
-def game_started(tx: Tx, links: list[SeatLink], first: int | None, first_is_bot: bool) -> None:
-    """Every person is invited with their link; the first to move is told so."""
+def game_started(
+    tx: Tx,
+    links: list[SeatLink],
+    first: int | None,
+    first_is_bot: bool,
+    seated: int | None = None,
+) -> None:
+    """Every person is invited with their link (but the creator at `seated`, who
+    is taken to their seat at once); the first to move is told so."""
     for link in links:
-        if link.token and link.email:
+        if link.token and link.email and link.seat != seated:
             notice(tx, 1, Kind.INVITATION, link.seat, link.email, {}, language=link.language)
     if first is not None and not first_is_bot:
         mover = links[first - 1]

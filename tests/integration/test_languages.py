@@ -161,7 +161,7 @@ def test_migration_0006_gives_every_seat_and_notice_english_and_goes_back(servic
         columns = connection.exec_driver_sql("SELECT * FROM seats").keys()
     assert "language" not in columns
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0013"
+    assert migrate.current_revision(database) == "0014"
     assert migrate.differences(database) == []
     assert _seats(service, created.game_id) == [(1, "en"), (2, "en")]
     assert {language for _k, _s, language in _mails(service, created.game_id)} == {"en"}
@@ -313,4 +313,6 @@ def test_the_new_game_form_writes_the_invitations_in_the_chosen_language(web):
             ("bernd@example.com", "de"),
         ]
     german = app.test_client().get("/new", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert '<option value="de" lang="de" selected>' in german  # the page's language by default
+    # by default each person's own browser's language, from their first visit
+    assert '<option value="" selected>' in german
+    assert '<option value="de" lang="de" selected>' not in german

@@ -51,9 +51,9 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 3
     first, second, turn = caught(folder)
     assert turn["Subject"] == (
-        f"Your turn in Mall {created.game_id} (round 1) — answer by Wed 4 Nov 12:00 UTC"
+        "Zoë Ångström vs Ben: your turn (round 1) — answer by Wed 4 Nov 12:00 UTC"
     )
-    assert first["Subject"] == f"You are invited to a game of Mall ({created.game_id})"
+    assert first["Subject"] == "Zoë Ångström vs Ben: you are invited to a game of Mall"
     assert first["To"].addresses[0].display_name == "Zoë Ångström"
     assert first["To"].addresses[0].addr_spec == "zoe@example.com"
     assert first["From"].addresses[0].addr_spec == "noreply@pbem.localhost"
@@ -64,7 +64,7 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     link = f"http://pbem.test/g/{created.game_id}/{created.seats[0].token}"
     assert link in text and created.seats[1].token not in text
     assert "the log's head is" in text
-    assert first.get_body(("html",)).get_content().count(link) == 1
+    assert first.get_body(("html",)).get_content().count(f'href="{link}"') == 1
     with parts.database.read() as s:
         rows = s.exec(select(Outbox).order_by(Outbox.id)).all()
     assert [r.status for r in rows] == ["sent", "sent", "sent"]
@@ -120,7 +120,9 @@ def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
     deliver_due(parts.outbox, Composer(parts.service, parts.settings), address)
     client = app.test_client()
     listing = client.get("/dev/mail").get_data(as_text=True)
-    assert "ann@example.com" in listing and "You are invited to a game of Mall" in listing
+    assert (
+        "ann@example.com" in listing and "Ann vs Ben: you are invited to a game of Mall" in listing
+    )
     newest, oldest = client.get("/dev/mail/2"), client.get("/dev/mail/1")  # the oldest is 1
     assert "Your legal actions" in newest.get_data(as_text=True)  # the first turn's mail
     assert "Your personal link" in oldest.get_data(as_text=True)  # the invitation

@@ -235,19 +235,20 @@ def test_a_german_turn_mail_says_its_deadline_and_time_left_the_german_way(make_
     turn = reader.mail(Kind.YOUR_TURN, 2, "anna@example.com", {})
     # Sunday 1 Nov 2026 12:00 UTC and 38 hours: Tuesday 3 Nov, 02:00
     assert turn["Subject"] == (
-        f"Du bist am Zug in {title} {game_id} (Runde 1) — Antwort bis Di. 3. Nov. 02:00 UTC"
+        "Bernd gegen Anna: Du bist am Zug (Runde 1) — Antwort bis Di. 3. Nov. 02:00 UTC"
     )
+    assert title not in turn["Subject"] and game_id not in turn["Subject"]
     text = _parts_of(turn)["text"]
     assert "Antwort bis Di. 3. Nov. 02:00 UTC: noch 1 Tag 14 Stunden." in text
     clock.advance(hours=37)
     reminder = reader.mail(Kind.REMINDER, 2, "anna@example.com", {"hours": 1})
-    assert reminder["Subject"] == f"Erinnerung: noch 1 Stunde für deinen Zug in {title} {game_id}"
+    assert reminder["Subject"] == "Bernd gegen Anna — Erinnerung: noch 1 Stunde für deinen Zug"
     clock.advance(minutes=58)
     reminder = reader.mail(Kind.REMINDER, 2, "anna@example.com", {"hours": 0.5}, seq=moved)
-    assert reminder["Subject"].startswith("Erinnerung: noch 2 Minuten für deinen Zug")
+    assert reminder["Subject"].endswith("Erinnerung: noch 2 Minuten für deinen Zug")
     # the English reader of the same game is told in English, as before
     english = reader.mail(Kind.REMINDER, 2, "anna@example.com", {"hours": 0.25}, language="en")
-    assert english["Subject"] == f"Reminder: 2 minutes left for your turn in Nim {game_id}"
+    assert english["Subject"] == "Bernd vs Anna — reminder: 2 minutes left for your turn"
     assert english["Content-Language"] == "en"
 
 
@@ -310,7 +311,7 @@ def test_the_same_row_in_english_or_no_language_is_the_english_mail(make_parts, 
             assert _parts_of(reader.composer.compose(Unsaid(row, None))) == said[0]
         if kind is Kind.YOUR_TURN:
             assert said[0]["subject"] == (
-                f"Your turn in Mall {game_id} (round 1) — answer by Tue 3 Nov 12:00 UTC"
+                "Ann vs Ben: your turn (round 1) — answer by Tue 3 Nov 12:00 UTC"
             )
             assert "It is your turn in game" in said[0]["text"]
             assert "Du bist am Zug in Partie" in german["text"]
