@@ -98,7 +98,12 @@ def _switch_question(game_id: str, held: int, seat: int, token: str) -> Any:
     carries it, and the page is neither cached nor sent as a referrer."""
     names = {link.seat: link.name for link in parts().service.seat_links(game_id)}
     page = render_template(
-        "switch_seat.html", game_id=game_id, you=names[held], other=names[seat], token=token
+        "switch_seat.html",
+        game_id=game_id,
+        you=names[held],
+        other=names[seat],
+        token=token,
+        switch_back_home=True,  # the language switch's link must not carry the token
     )
     return page, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
