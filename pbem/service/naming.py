@@ -1,7 +1,7 @@
 """What a game is called: the name its creator gave it (checked like a player's
 name: nothing invisible, something visible, at most MAX_LENGTH characters), else
 its players' names ("Ann vs Ben", "Ann, Ben and Cy"); and how a reader's mails and
-pages name it, with the reader's opponents ("Friday mall, against Ben and Cy")."""
+pages name it, with the reader's opponents ("Friday night, against Ben and Cy")."""
 
 from __future__ import annotations
 
