@@ -157,7 +157,7 @@ def test_the_new_game_form_names_the_game_and_its_pages_say_the_name(web):
     ann.get(f"/g/{game.id}/{parts.service.seat_links(game.id)[0].token}")
     page = ann.get(f"/g/{game.id}").get_data(as_text=True)
     assert _title(page) == "Friday mall, against Ben (Mall) — Mall by mail"
-    assert f'<small class="game-id">game {game.id}</small>' in page  # small, for support
+    assert f'<span class="game-id">game {game.id}</span>' in page  # small, for support
     history = ann.get(f"/g/{game.id}/history").get_data(as_text=True)
     assert _title(history).startswith("History of Friday mall, against Ben (Mall)")
     german = ann.get(f"/g/{game.id}", headers={"Accept-Language": "de"}).get_data(as_text=True)
