@@ -232,7 +232,7 @@ def test_mails_queued_for_a_replaced_person_never_carry_the_new_holders_link(
     assert statuses[("your_turn", "ann@example.com")] == "skipped"
     invitation, turn = server.to("cat@example.com")  # Cat holds the seat to move
     assert f"/g/{game}/{new.token}" in text_of(invitation)
-    assert turn["Subject"].startswith("Your turn") and new.token in text_of(turn)
+    assert ": your turn (round 1)" in turn["Subject"] and new.token in text_of(turn)
 
 
 # -- 9. stale turn mails and the order of one person's mails --------------------------
