@@ -278,3 +278,15 @@ def test_an_invited_persons_mails_follow_their_browser_unless_chosen(web):
     other = parts.service.seat_links(named.id)[1].token
     app.test_client().get(f"/g/{named.id}/{other}", headers={"Accept-Language": "de"})
     assert _language(parts, named.id, 2) == "en"  # the creator chose it
+
+
+def test_the_mail_of_a_persons_games_lists_each_by_its_name(make_parts, clock):
+    parts = make_parts(clock)
+    named = parts.service.create_game([ANN, BEN], None, SHORT, name="Friday night").game_id
+    other = parts.service.create_game([ANN, CY], None, {"seed": "other"}).game_id
+    writer = MailWriter(parts, clock, named)
+    payload = {"seats": [[named, 1], [other, 1]]}
+    mail = writer.compose(Kind.MY_GAMES, None, "ann@example.com", payload, game=False)
+    text = mail.get_body(("plain",)).get_content()
+    assert "Friday night, against Ben, seat 1 (Ann):" in text
+    assert "Ann vs Cy, seat 1 (Ann):" in text
