@@ -45,7 +45,7 @@ _QUERY = re.compile(r"(?i)([?&;](?:token|feed|key|link|password|secret)=)[^&\s\"
 # sign-out link, a new game's key, a deadline feed.
 _SEAT_LINK = re.compile(
     r"(/g/[^/\s?#\"']+/)(?!(?:chat|watch|live|play|undo|mail-language|mail|vacation|forget"
-    r"|history|log\.json)(?:[/?#\s\"']|$))[^/\s?#\"']+"
+    r"|history|log\.json|switch)(?:[/?#\s\"']|$))[^/\s?#\"']+"
 )
 _LINKS = re.compile(
     r"(/(?:my-games/sign-in|my-games/sign-out-everywhere|new/created)/)[^/\s?#\"']+"

@@ -105,12 +105,14 @@ def game() -> None:
     metavar="KEY=JSON",
     help="A game option, e.g. hours_per_turn=48 or public=true.",
 )
+@click.option("--name", "called", help="What the game is called (default: its players' names).")
 def create(
     seats: tuple[str, ...],
     game_name: str,
     seed: str | None,
     setup_file: TextIO | None,
     option_values: tuple[str, ...],
+    called: str | None,
 ) -> None:
     """Create a game and print each seat's link."""
     setup: dict[str, Any] = json.load(setup_file) if setup_file else {}
@@ -126,7 +128,7 @@ def create(
     parts = checked_parts()
     with _answers():
         created = parts.service.create_game(
-            [_seat_spec(s) for s in seats], options, setup, game=game_name
+            [_seat_spec(s) for s in seats], options, setup, game=game_name, name=called
         )
     click.echo(f"created game {created.game_id}")
     _note_chosen(parts, created.game_id)

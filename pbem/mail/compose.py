@@ -25,7 +25,7 @@ from pbem import i18n, resources
 from pbem.config import Settings
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
-from pbem.service import Happened, Service
+from pbem.service import Happened, Service, naming
 from pbem.service.addresses import checked_address
 from pbem.service.history import PRIVATE, lapse_reason
 from pbem.service.moment import Moment
@@ -182,6 +182,8 @@ class Composer:
             "seq": doc["seq"],
             "game_name": plugin.name,
             "title": _(plugin.title),
+            # the game as this reader is told of it: its name and their opponents
+            "called": naming.label(now.row.name, names, seat if held else None),
             "tagline": _(str(mails.TAGLINE)),
             "notation": mails.NOTATION,
             "game_options": options,
@@ -209,11 +211,11 @@ class Composer:
         about = {**_about(context, row), "round": context["doc"]["round"]}
         if context["deadline"]:
             return _(
-                "Your turn in %(title)s %(game)s (round %(round)s) — answer by %(by)s",
+                "%(game)s: your turn (round %(round)s) — answer by %(by)s",
                 by=context["deadline"]["by"],
                 **about,
             ), context
-        return _("Your turn in %(title)s %(game)s (round %(round)s)", **about), context
+        return _("%(game)s: your turn (round %(round)s)", **about), context
 
     def _reminder(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
@@ -224,9 +226,7 @@ class Composer:
         deadline = context["deadline"]
         left = deadline["left"] if deadline else _("%(hours)s hours", hours=hours)
         about = _about(context, row)
-        subject = _(
-            "Reminder: %(left)s left for your turn in %(title)s %(game)s", left=left, **about
-        )
+        subject = _("%(game)s — reminder: %(left)s left for your turn", left=left, **about)
         return subject, context
 
     def _history(self, row: Row, seat: int | None, now: Moment) -> list[Happened]:
@@ -287,9 +287,7 @@ class Composer:
         context["round"] = number
         played = [e for e in self._history(row, row.seat, now) if e.round == number and e.seat]
         context["played"] = played
-        return _(
-            "%(title)s %(game)s: round %(round)s scored", round=number, **_about(context, row)
-        ), context
+        return _("%(game)s: round %(round)s scored", round=number, **_about(context, row)), context
 
     def _game_over(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)  # to a former holder too (payload's seat)
@@ -300,7 +298,7 @@ class Composer:
         context["ending"] = ending(doc) if ending is not None else {}
         spectator = lambda: now.view(None)  # noqa: E731 (the end as everyone sees it)
         context["picture"] = self.pictures.of(row.game_id, now.head[0], spectator, final=True)
-        return _("%(title)s %(game)s: the game is over", **_about(context, row)), context
+        return _("%(game)s: the game is over", **_about(context, row)), context
 
     def _timed_out(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
@@ -310,10 +308,8 @@ class Composer:
         context["bot_now"] = bool(row.payload.get("replaced")) or bot_now.token is None
         about = _about(context, row)
         if context["bot_now"]:
-            return _(
-                "%(title)s %(game)s: time ran out and a bot now plays your seat", **about
-            ), context
-        return _("%(title)s %(game)s: time ran out and a bot played your turn", **about), context
+            return _("%(game)s: time ran out and a bot now plays your seat", **about), context
+        return _("%(game)s: time ran out and a bot played your turn", **about), context
 
     def _undo_request(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
@@ -322,7 +318,7 @@ class Composer:
         told = [e.text for e in self._history(row, row.seat, now) if e.seq == row.seq]
         context["request"] = told[0] if told else None
         about = {**_about(context, row), "asker": context["asker"]}
-        return _("%(title)s %(game)s: %(asker)s asks to take back a move", **about), context
+        return _("%(game)s: %(asker)s asks to take back a move", **about), context
 
     def _undo_lapsed(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
@@ -331,19 +327,19 @@ class Composer:
         context["asker"] = context["names"][asked_by]
         context["reason"] = lapse_reason(row.payload["reason"])  # in the reader's words
         about = _about(context, row)
-        return _("%(title)s %(game)s: the request to take back a move lapsed", **about), context
+        return _("%(game)s: the request to take back a move lapsed", **about), context
 
     def _vacation(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context["who"] = context["names"][row.payload["who"]]
         context["until"] = row.payload["until"][:16].replace("T", " ") + " UTC"
         about = {**_about(context, row), "who": context["who"]}
-        return _("%(title)s %(game)s: %(who)s is on vacation", **about), context
+        return _("%(game)s: %(who)s is on vacation", **about), context
 
     def _answer(self, row: Row) -> tuple[str, dict[str, Any]]:
         context = self._game(row)
         context.update(row.payload)
-        subject = row.payload["subject"] or f"{context['title']} {row.game_id}"
+        subject = row.payload["subject"] or context["called"]
         return subject if subject.lower().startswith("re:") else f"Re: {subject}", context
 
 
@@ -381,8 +377,10 @@ GAME_PARTIALS: dict[Kind, tuple[str, ...]] = {
 
 
 def _about(context: Mapping[str, Any], row: Row) -> dict[str, Any]:
-    """What most subjects name: the game's title (in the reader's language) and id."""
-    return {"title": context["title"], "game": row.game_id}
+    """What most subjects name: the game as its reader is told of it (its name and
+    their opponents, first: a mail client shows a subject's start) and the game's
+    title, in the reader's language; the id is in the mail's details."""
+    return {"title": context["title"], "game": context["called"]}
 
 
 def _holds(row: Row, link: Any) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
+from pbem.service import naming
 from pbem.service.notices import Moot
 from pbem.service.signing import LINK_LIFE, sign_in_token, sign_out_token
 from pbem.service.tokens import seat_url
@@ -61,8 +62,11 @@ def summary(composer: Any, game_id: str, seat: int, address: str) -> dict[str, A
     if link.token is None or (link.email or "").lower() != address.lower():
         return None  # a bot's, or another person's seat now
     doc = service.state_at(game_id, seat=seat)
+    names = {p["seat"]: p["name"] for p in doc["players"]}
     return {
         "game": game_id,
+        # the game as this reader is told of it: its name and their opponents
+        "called": naming.label(service.game_name(game_id), names, seat),
         "seat": seat,
         "name": link.name,
         "title": _(GAMES[doc["game"]].title),

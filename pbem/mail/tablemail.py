@@ -21,12 +21,7 @@ def resigned_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     context: dict[str, Any] = composer._game(row)
     context["who"] = context["names"][row.payload["who"]]
     context["ended"] = bool(row.payload.get("ended"))
-    subject = _(
-        "%(title)s %(game)s: %(who)s resigned",
-        title=context["title"],
-        game=row.game_id,
-        who=context["who"],
-    )
+    subject = _("%(game)s: %(who)s resigned", game=context["called"], who=context["who"])
     return subject, context
 
 
@@ -39,10 +34,5 @@ def rematch_offer_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
         raise Moot("the rematch offer was answered or closed before this mail went")
     context["who"] = context["names"][row.payload["by"]]
     context["days"] = OFFER_DAYS
-    subject = _(
-        "%(title)s %(game)s: %(who)s offers a rematch",
-        title=context["title"],
-        game=row.game_id,
-        who=context["who"],
-    )
+    subject = _("%(game)s: %(who)s offers a rematch", game=context["called"], who=context["who"])
     return subject, context

@@ -352,9 +352,6 @@ def chat_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     ]
     others = together(dict.fromkeys(line.name for line in lines if line.seat != row.seat))
     subject = _(
-        "%(title)s %(game)s: %(names)s said something at the table",
-        title=context["title"],
-        game=row.game_id,
-        names=others,
+        "%(game)s: %(names)s said something at the table", game=context["called"], names=others
     )
     return subject, context

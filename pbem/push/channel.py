@@ -23,9 +23,9 @@ from pywebpush import WebPusher
 
 from pbem import i18n
 from pbem.config import Settings
-from pbem.games import GAMES
+from pbem.games.names import said_name
 from pbem.i18n import gettext as _
-from pbem.service import rows
+from pbem.service import naming, rows
 from pbem.service.notices import DeliveryFailed, Kind, Moot, kind_of
 from pbem.service.push import Subscriptions
 from pbem.store.database import Database
@@ -79,23 +79,21 @@ class PushChannel:
             raise Moot("the turn was played before this push went")
         chosen = row.language if row.language in i18n.LANGUAGES else i18n.DEFAULT
         with i18n.speaking(chosen):
-            about = {"title": _(GAMES[game.game].title), "game": row.game_id}
+            names = {s.seat: said_name(s.name) for s in seats}
+            about = {"game": naming.label(game.name, names, row.seat)}
             if kind is Kind.YOUR_TURN:
-                title, body = _("Your turn"), _("%(title)s %(game)s: it is your turn.", **about)
+                title, body = _("Your turn"), _("%(game)s: it is your turn.", **about)
             elif kind is Kind.GAME_OVER:
                 title = _("Game over")
-                body = _("%(title)s %(game)s has ended: see the final scores.", **about)
+                body = _("%(game)s has ended: see the final scores.", **about)
             elif kind is Kind.UNDO_REQUEST:
-                names = {s.seat: s.name for s in seats}
                 asker = names.get(row.payload.get("asked_by"), "?")
                 title = _("Undo asked")
-                body = _(
-                    "%(title)s %(game)s: %(asker)s asks to take back a move.", asker=asker, **about
-                )
+                body = _("%(game)s: %(asker)s asks to take back a move.", asker=asker, **about)
             elif kind is Kind.CHAT:
                 title, body = (
                     _("Table talk"),
-                    _("%(title)s %(game)s: new lines at the table.", **about),
+                    _("%(game)s: new lines at the table.", **about),
                 )
             else:
                 raise ValueError(f"no push is written for {row.kind!r} rows")

@@ -29,7 +29,7 @@ from pbem.store.events import (
     encode,
 )
 
-from . import invitations, policy, queries
+from . import invitations, naming, policy, queries
 from . import options as game_options
 from .addresses import checked_address
 from .errors import BadRequest, Created, SeatLink
@@ -47,6 +47,9 @@ class PlayerSpec:
     email: str | None = None
     bot: str | None = None
     language: str | None = None  # of the person's mails; None: English
+    # True: the person's mails follow their browser's language from their first
+    # visit (until then, `language`'s)
+    language_open: bool = False
 
 
 def create_game(
@@ -59,6 +62,8 @@ def create_game(
     actor: str = "admin",
     key: str | None = None,
     chain: int = CHAIN,
+    name: str | None = None,
+    creator_seat: int | None = None,
 ) -> Created:
     """A new game of `game` (default: the first game the server knows); see
     `Service.create_game`."""
@@ -68,17 +73,17 @@ def create_game(
         earlier = created_by_key(ctx, key)
         if earlier is not None:
             return earlier
-    name = NAMES[0] if game is None else game
-    if not isinstance(name, str) or name not in NAMES:
+    kind = NAMES[0] if game is None else game
+    if not isinstance(kind, str) or kind not in NAMES:
         known = ", ".join(NAMES)
         raise BadRequest(
             _(
                 "unknown game %(game)s: this server runs %(known)s",
-                game=repr(str(name)[:40]),
+                game=repr(str(kind)[:40]),
                 known=known,
             )
         )
-    rules = plugin(name).rules
+    rules = plugin(kind).rules
     if not isinstance(players, Sequence) or not 2 <= len(players) <= MAX_SEATS:
         count = len(players) if isinstance(players, Sequence) else 0
         raise BadRequest(
@@ -95,6 +100,13 @@ def create_game(
     setup = dict(setup or {})
     setup.setdefault("seed", secrets.token_hex(24))  # 192 random bits
     specs = checked_players(players, rules.name)
+    # -- the game's name and the creator's own seat --
+    called = naming.checked(name)
+    if creator_seat is not None:
+        people = [seat for seat, p in enumerate(specs, start=1) if not p.bot]
+        if not isinstance(creator_seat, int) or creator_seat not in people:
+            raise BadRequest(_("the creator's seat is a seat a person plays"))
+    # -- end of name and creator's seat --
     try:
         state = rules.setup([p.name for p in specs], setup)
     except SetupError as error:
@@ -105,7 +117,20 @@ def create_game(
     try:
         with ctx.transaction() as tx:
             tx.chain = checked_chain(chain)
-            links = start(ctx, tx, rules, specs, chosen, setup, state, actor, setup_chosen, key)
+            links = start(
+                ctx,
+                tx,
+                rules,
+                specs,
+                chosen,
+                setup,
+                state,
+                actor,
+                setup_chosen,
+                key,
+                name=called,
+                creator_seat=creator_seat,
+            )
     except IntegrityError:
         earlier = created_by_key(ctx, key) if key is not None else None
         if earlier is None:
@@ -155,11 +180,20 @@ def start(
     actor: str,
     setup_chosen: bool = False,
     key: str | None = None,
+    *,
+    name: str | None = None,
+    creator_seat: int | None = None,
 ) -> list[SeatLink]:
     """GameCreated, its read models, and the invitations (within the limit per
-    address)."""
+    address): none to the creator's own seat, who is taken to it straight away."""
     tx.game_id = new_game_id() if key is None else game_id_for(ctx, key)
-    invitations.check(tx.conn, [p.email for p in specs if p.email and not p.bot], ctx.clock())
+    invited = [
+        p.email
+        for seat, p in enumerate(specs, start=1)
+        if p.email and not p.bot
+        if seat != creator_seat
+    ]
+    invitations.check(tx.conn, invited, ctx.clock())
     links, seats = [], []
     for seat, spec in enumerate(specs, start=1):
         nonce = new_nonce()
@@ -178,6 +212,10 @@ def start(
         setup=dict(setup),
         seed_sha256=sha256(str(setup["seed"])) if "seed" in setup else None,
         setup_chosen=setup_chosen,
+        name=name,
+        languages_open=tuple(
+            seat for seat, s in enumerate(specs, start=1) if s.language_open and not s.bot
+        ),
     )
     type, _, payload = encode(created)
     stored = None if key is None else creation_key(key)
@@ -193,7 +231,7 @@ def start(
     first_is_bot = first is not None and bool(specs[first - 1].bot)
     if first is not None and first_is_bot:
         tx.bot_turn = (first, tx.head[0])
-    policy.game_started(tx, links, first, first_is_bot)
+    policy.game_started(tx, links, first, first_is_bot, seated=creator_seat)
     return links
 
 
@@ -239,4 +277,5 @@ def checked_player(spec: PlayerSpec, game: str) -> PlayerSpec:
                 given=repr(spec.language[:20]),
             )
         )
-    return PlayerSpec(name, None if spec.bot else email, spec.bot, spec.language)
+    open_ = spec.language_open is True
+    return PlayerSpec(name, None if spec.bot else email, spec.bot, spec.language, open_)

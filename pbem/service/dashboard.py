@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from pbem.games.names import said_name
 from pbem.store import log
 
-from . import history, queries, rows
+from . import history, naming, queries, rows
 from .addresses import address_key
 from .feeds import prune as prune_feeds
 from .sessions import prune as prune_sessions
@@ -96,6 +96,7 @@ def seat_summary(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
         "game": row.game,
         "seat": seat,
         "name": names.get(seat, ""),
+        "called": naming.label(row.name, names, seat),
         "opponents": [name for s, name in sorted(names.items()) if s != seat],
         "status": row.status,
         "round": row.round,

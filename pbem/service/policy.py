@@ -47,13 +47,21 @@ def address_of(seat: Record) -> str | None:
 # -- what each command tells ----------------------------------------------------------
 
 
-def game_started(tx: Tx, links: list[SeatLink], first: int | None, first_is_bot: bool) -> None:
-    """Every person is invited with their link; the first to move is told so (in
-    their invitation, when they get one: it is their first turn mail too)."""
+def game_started(
+    tx: Tx,
+    links: list[SeatLink],
+    first: int | None,
+    first_is_bot: bool,
+    seated: int | None = None,
+) -> None:
+    """Every person is invited with their link, but the creator at `seated`, who is
+    taken to their seat at once; the first to move is told so (in their invitation,
+    when they get one: it is their first turn mail too; not at all when it is the
+    seated creator, who is looking at the turn)."""
     for link in links:
-        if link.token and link.email:
+        if link.token and link.email and link.seat != seated:
             notice(tx, 1, Kind.INVITATION, link.seat, link.email, {}, language=link.language)
-    if first is not None and not first_is_bot:
+    if first is not None and not first_is_bot and first != seated:
         mover = links[first - 1]
         if mover.email and not _invited_to_move(tx, 1, first):
             notice(tx, 1, Kind.YOUR_TURN, first, mover.email, {}, language=mover.language)

@@ -314,6 +314,13 @@ def games(ctx: Context) -> list[Record]:
         return rows.games(conn)
 
 
+def game_name(ctx: Context, game_id: str) -> str | None:
+    """The name the game's creator gave it; None: it is called by its players."""
+    with ctx.reading() as conn:
+        name: str | None = ctx.row(conn, game_id).name
+    return name
+
+
 def setup_chosen(ctx: Context, game_id: str) -> bool:
     """Whether the game's setup was given by someone rather than drawn by the
     server (so they may know its hidden information)."""

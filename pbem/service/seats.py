@@ -115,6 +115,31 @@ def set_language(ctx: Context, game_id: str, token: str, language: str) -> Envel
         return ctx.record(tx, rules, LanguageChosen(seat, language), f"seat:{seat}", state)
 
 
+def first_visit(ctx: Context, game_id: str, token: str, language: str) -> bool:
+    """The seat's mails take `language` (the browser's) at its person's first visit,
+    when nobody chose a language for the seat at creation nor since; whether they
+    did. Anything else, an unknown language included, leaves the seat as it is."""
+    if language not in i18n.LANGUAGES:
+        return False
+    with ctx.reading() as conn:
+        created = log.created_payload(conn, game_id)
+    if not created.get("languages_open"):
+        return False  # the usual case, read without a write transaction
+    with ctx.transaction() as tx:
+        row = ctx.open(tx, game_id)
+        seat = ctx.seat_for(tx.conn, rows.seats(tx.conn, game_id), token).seat
+        # the creator's page's language, recorded with the game, is no choice
+        # of the person's: a choice on their seat's page (or this) is
+        chosen = log.of_kinds(tx.conn, game_id, (LanguageChosen,))
+        theirs = [e for e in chosen if e.actor == f"seat:{seat}"]
+        if seat not in created["languages_open"] or theirs:
+            return False
+        rules = get(row.game)
+        state = ctx.state(tx.conn, rules, row)
+        ctx.record(tx, rules, LanguageChosen(seat, language), f"seat:{seat}", state)
+        return True
+
+
 def _mail_choices(mail: str) -> dict[str, str]:
     """The per-topic choice `mail` says; BadRequest saying what is allowed otherwise."""
     words = ", ".join(MAIL_PREFERENCES)

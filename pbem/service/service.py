@@ -78,6 +78,8 @@ class Service(MyGames, Table):
         actor: str = "admin",
         key: str | None = None,
         chain: int = CHAIN,
+        name: str | None = None,
+        creator_seat: int | None = None,
     ) -> Created:
         """A new game of `game` (default: the registry's first game): GameCreated
         with each seat's token hash and the seed's SHA-256, and an invitation in the
@@ -85,9 +87,20 @@ class Service(MyGames, Table):
         from 192 random bits) is marked in the event (`setup_chosen`). With a `key`
         (a form's one-time key) creating is idempotent: the same key again answers
         with the game it made (`replayed`). `chain` is its hash chain's rule: the
-        current version 2, or 1 (as games made before it) for tools and tests."""
+        current version 2, or 1 (as games made before it) for tools and tests. `name`
+        is what the game is called (None: its players' names); `creator_seat` the
+        seat its creator plays, who is sent no invitation."""
         return create.create_game(
-            self._ctx, players, options, setup, game=game, actor=actor, key=key, chain=chain
+            self._ctx,
+            players,
+            options,
+            setup,
+            game=game,
+            actor=actor,
+            key=key,
+            chain=chain,
+            name=name,
+            creator_seat=creator_seat,
         )
 
     def created_by_key(self, key: str) -> Created | None:
@@ -178,6 +191,11 @@ class Service(MyGames, Table):
     def set_language(self, game_id: str, token: str, language: str) -> Envelope:
         """The language ("en", "de") the seat's person reads their mails in."""
         return seats.set_language(self._ctx, game_id, token, language)
+
+    def first_visit(self, game_id: str, token: str, language: str) -> bool:
+        """At the first visit of a seat whose language nobody chose, its mails
+        follow the visitor's browser (`language`) from now on; whether they did."""
+        return seats.first_visit(self._ctx, game_id, token, language)
 
     def take_vacation(self, game_id: str, token: str, days: int) -> Envelope:
         """Stop the seat's clock for `days` days from now (within the game's
@@ -343,6 +361,10 @@ class Service(MyGames, Table):
     def games(self) -> list[Record]:
         """Every game's row (id, game, status, turn, round, head_seq, ...)."""
         return queries.games(self._ctx)
+
+    def game_name(self, game_id: str) -> str | None:
+        """The name the game's creator gave it; None: it is called by its players."""
+        return queries.game_name(self._ctx, game_id)
 
     def setup_chosen(self, game_id: str) -> bool:
         """Whether the game's setup was given by someone rather than drawn by the

@@ -151,6 +151,7 @@ def project(
                 "public": bool(payload["options"].get("public", False)),
                 "options": payload["options"],
                 "chain": 1 if event.salt is None else CHAIN_V2,
+                "name": payload.get("name"),
                 **head,
             },
         )

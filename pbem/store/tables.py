@@ -88,6 +88,8 @@ class Game(SQLModel, table=True):
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     undo_request_seq: int | None = None  # a pending undo request, if any
     engine_version: str = Field(max_length=16)
+    # The name its creator gave the game (GameCreated's); None: its players' names.
+    name: str | None = Field(default=None, max_length=400)
     # The rules state at head_seq (a snapshot kept with the head, so loading the
     # current state of any game is one row, however long the game).
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))

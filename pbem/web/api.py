@@ -94,7 +94,7 @@ def create_game() -> tuple:
             " (Authorization: Bearer <admin key>); leave it out and the server deals"
         )
     created = parts().service.create_game(  # without "game": the first registered game
-        specs, body.get("options"), body.get("setup"), game=body.get("game")
+        specs, body.get("options"), body.get("setup"), game=body.get("game"), name=body.get("name")
     )
     answer: dict[str, Any] = {"id": created.game_id, "seq": created.seq}
     if _is_admin():

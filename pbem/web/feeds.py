@@ -115,13 +115,8 @@ def _summaries(feed: str) -> list[dict[str, Any]]:
 
 def _what(summary: dict[str, Any]) -> str:
     if summary["yours"]:
-        return _("%(game)s %(id)s: your turn", game=summary["title"], id=summary["game_id"])
-    return _(
-        "%(game)s %(id)s: %(name)s to move",
-        game=summary["title"],
-        id=summary["game_id"],
-        name=summary["turn_name"],
-    )
+        return _("%(game)s: your turn", game=summary["called"])
+    return _("%(game)s: %(name)s to move", game=summary["called"], name=summary["turn_name"])
 
 
 @bp.get("/<feed>.atom")

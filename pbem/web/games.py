@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -19,10 +20,11 @@ from pbem.games.base import Pages, Plugin
 from pbem.games.names import bot_name
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
-from pbem.service import BadRequest, NotFound, PlayerSpec, ServiceError
+from pbem.service import BadRequest, NotFound, PlayerSpec, ServiceError, naming
 from pbem.service.options import DEFAULTS
 
 from .context import parts
+from .play import hold
 
 bp = Blueprint("games", __name__)
 SEATS = 4
@@ -82,9 +84,25 @@ def create_game() -> Response | tuple[str, int]:
         players = _players(form, plugin)
         options = _options(form)
         setup = _setup(form, plugin)
-        parts().service.create_game(players, options, setup, game=plugin.name, key=key)
+        # -- the game's name and its creator's seat --
+        plays = form.get("creator_plays") == "yes"
+        made = parts().service.create_game(
+            players,
+            options,
+            setup,
+            game=plugin.name,
+            key=key,
+            name=form.get("game_name"),
+            creator_seat=1 if plays else None,
+        )
     except ServiceError as error:  # nothing was made: the corrected form gets a new key
         return _form_page(form, error.message), error.status
+    if plays:  # straight to their seat: this browser holds it, no invitation to them
+        first = made.seats[0]
+        if first.token:
+            hold(made.game_id, first.seat, first.token)
+            return redirect(url_for("play.game", game_id=made.game_id), 303)
+    # -- end of the game's name and its creator's seat --
     return redirect(url_for("games.created", key=key), 303)
 
 
@@ -97,9 +115,16 @@ def created(key: str) -> str:
         raise NotFound(_("no game was made with this form"))
     mailed = [s for s in found.seats if s.email]
     bots = [s for s in found.seats if s.token is None]
-    public = parts().service.options(found.game_id)["public"]
+    service = parts().service
+    public = service.options(found.game_id)["public"]
+    called = naming.called(service.game_name(found.game_id), [s.name for s in found.seats])
     return render_template(
-        "created.html", game_id=found.game_id, mailed=mailed, bots=bots, public=public
+        "created.html",
+        game_id=found.game_id,
+        called=called,
+        mailed=mailed,
+        bots=bots,
+        public=public,
     )
 
 
@@ -146,22 +171,33 @@ def _setup(form: Any, plugin: Plugin) -> dict[str, Any] | None:
 
 def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
     players, empty = [], []
+    plays = form.get("creator_plays") == "yes"  # the creator plays seat 1
+    chosen = form.get("language") or None  # None: each person's own browser's
     for seat in range(1, SEATS + 1):
         kind = form.get(f"kind{seat}", "person")
         name = form.get(f"name{seat}", "").strip()
         email = form.get(f"email{seat}", "").strip()
         if kind == "nobody":
             continue
+        mine = plays and seat == 1
+        if mine and kind != "person":
+            raise BadRequest(_("seat 1: you play it, so it is a person's seat, not a bot's"))
+        if mine and not name:
+            raise BadRequest(_("seat 1: you play it, so give your name"))
         if kind == "person" and not name and not email:
             empty.append(seat)
             continue
         if kind == "person":
-            if not email:
+            if not email and not mine:  # the creator is taken to their seat: no mail needed
                 raise BadRequest(
                     _("seat %(seat)s: a person needs an email address for their link", seat=seat)
                 )
-            language = form.get("language") or i18n.language()
-            players.append(PlayerSpec(name or email.split("@")[0], email, language=language))
+            # the creator reads this page's language; the others, unless the creator
+            # chose theirs, their own browser's from their first visit
+            language = chosen or i18n.language()
+            open_ = chosen is None and not mine
+            spec = PlayerSpec(name or email.split("@")[0], email or None, language=language)
+            players.append(replace(spec, language_open=open_))
         elif kind in plugin.bots:
             players.append(PlayerSpec(name or bot_name(kind), bot=kind))
         elif kind in _bots():

@@ -173,6 +173,14 @@ def document() -> dict[str, Any]:
                                 "options": OPTIONS,
                                 "setup": _setup(),
                                 "game": {"enum": list(GAMES)},
+                                "name": {
+                                    "type": "string",
+                                    "maxLength": 40,
+                                    "description": "what the game is called in pages,"
+                                    " lists, feeds and mails (default: its players'"
+                                    " names); invisible characters are removed,"
+                                    " refused when nothing visible is left",
+                                },
                             },
                         }
                     ),

@@ -105,9 +105,10 @@ def waiting_on_you() -> dict[str, int]:
 
 
 @bp.get("/g/<game_id>/<token>")
-def enter(game_id: str, token: str) -> Response:
+def enter(game_id: str, token: str) -> Any:
     """A personal link: remember the seat in this browser, then leave the token out
-    of the address bar."""
+    of the address bar. A browser that holds another seat of the game is asked
+    first which one it is to be (see `switch`)."""
     try:
         seat = parts().service.seat_of(game_id, token)  # refuses a wrong or dead link
     except Forbidden:
@@ -117,11 +118,49 @@ def enter(game_id: str, token: str) -> Response:
         return redirect(url_for("play.game", game_id=game_id))
     if seat is None:  # no token at all, which this route never has
         raise Forbidden(_("this needs your personal link (a seat token)"))
-    _forget(game_id)  # a session this browser held here before ends
+    held = _seat(game_id)
+    if held is not None and held != seat:
+        return _switch_question(game_id, held, seat, token)
+    hold(game_id, seat, token)
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+def hold(game_id: str, seat: int, token: str) -> None:
+    """This browser holds the seat from now on (a session it held in the game
+    before ends), and its mails follow the browser's language if nobody chose one."""
+    _forget(game_id)
     session_id = seat_sessions().open(game_id, seat, token)
     session["seats"] = {**session.get("seats", {}), game_id: session_id}
     session.permanent = True
-    return redirect(url_for("play.game", game_id=game_id))
+    parts().service.first_visit(game_id, token, i18n.language())
+
+
+def _switch_question(game_id: str, held: int, seat: int, token: str) -> Any:
+    """Ask whether to be the link's seat rather than the one this browser holds.
+    The token goes on only in the switch form's POST body: no link on the page
+    carries it, and the page is neither cached nor sent as a referrer."""
+    names = {link.seat: link.name for link in parts().service.seat_links(game_id)}
+    page = render_template(
+        "switch_seat.html",
+        game_id=game_id,
+        you=names[held],
+        other=names[seat],
+        token=token,
+        switch_back_home=True,  # the language switch's link must not carry the token
+    )
+    return page, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+
+@bp.post("/g/<game_id>/switch")
+def switch(game_id: str) -> Response:
+    """Be the seat of the link the question page was opened with (its token in the
+    form, the form's CSRF token checked like every form's)."""
+    token = request.form.get("token", "")
+    seat = parts().service.seat_of(game_id, token) if token else None
+    if seat is None:
+        raise Forbidden(_("this needs your personal link (a seat token)"))
+    hold(game_id, seat, token)
+    return redirect(url_for("play.game", game_id=game_id), 303)
 
 
 @bp.get("/g/<game_id>")

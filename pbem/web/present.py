@@ -11,7 +11,7 @@ from typing import Any
 from pbem.games import GAMES
 from pbem.games.base import Pages, Plugin
 from pbem.i18n import gettext as _
-from pbem.service import Happened, Service, ServiceError
+from pbem.service import Happened, Service, ServiceError, naming
 from pbem.store.events import GameCreated
 
 
@@ -54,6 +54,8 @@ def game_page(
         "names": names,
         "you": seat is not None and seat in names,
         "title": _(plugin.title),
+        # what the game is called, to this viewer: with their opponents
+        "called": naming.label(service.game_name(game_id), names, seat),
         "partials": templates(plugin, pages),
         "script": pages.script,
         "stylesheet": pages.stylesheet,

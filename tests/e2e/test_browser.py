@@ -203,8 +203,9 @@ def test_two_players_play_by_clicking_and_a_spectator_watches(site, browser, sho
 
     # the history: back and forth, and the slider
     ann.click("text=Step through the history")
-    history_h1 = f"History of game {game_id}: step"
+    history_h1 = "History of Ann vs Ben: step"  # the game by its players' names
     assert ann.locator("h1").inner_text() == f"{history_h1} {state['seq']} of {state['seq']}"
+    assert ann.locator("p.game-id").inner_text() == f"game {game_id}"  # small, for support
     ann.click("#prev")
     assert ann.locator("h1").inner_text().endswith(f"step {state['seq'] - 1} of {state['seq']}")
     ann.click("#next")

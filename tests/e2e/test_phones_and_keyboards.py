@@ -86,6 +86,8 @@ class Tour:
             "sign-in": f"{url}/my-games/sign-in/a-mailed-link",  # its button
             "sign-out": f"{url}/my-games/sign-out-everywhere/a-mailed-link",  # its button
             "error": f"{url}/g/no-such-game",
+            # Ben's link in the browser holding Ann's seat: which one it is to be
+            "switch-seat": self.links["ben@example.com"],
             # the switch, then the seat's page and the history in German
             "seat-de": f"{url}/language/de?next=/g/{self.mall}",
             "history-de": f"{url}/g/{self.mall}/history",

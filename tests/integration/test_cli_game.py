@@ -163,3 +163,16 @@ def test_a_chosen_setup_is_marked_on_create_and_on_import(pbem, tmp_path):
     assert "the setup was chosen" in imported
     new_id = imported.splitlines()[-1]
     assert json.loads(pbem("game", "export", new_id))["game"]["setup_chosen"] is True
+
+
+def test_create_names_the_game_and_refuses_a_name_of_nothing_visible(pbem):
+    pbem("db", "upgrade")
+    made = pbem("game", "create", "--seat", "Ann", "--seat", "Ben", "--name", "Friday night")
+    game_id = re.search(r"created game (\w+)", made)[1]
+    database = Database(pbem.env["PBEM_DATABASE_URL"])
+    with database.engine.connect() as conn:
+        name = conn.execute(text("SELECT name FROM games WHERE id = :g"), {"g": game_id})
+        assert name.scalar_one() == "Friday night"
+    database.dispose()
+    refused = pbem("game", "create", "--seat", "Ann", "--seat", "Ben", "--name", "\u200b", expect=1)
+    assert "a name needs a character one can see" in refused

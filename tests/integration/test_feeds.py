@@ -77,15 +77,22 @@ def test_the_feeds_list_each_deadline_of_my_seats_most_urgent_first(site):
     entries = ET.fromstring(atom.data).findall(f"{ATOM}entry")
     titles = [e.findtext(f"{ATOM}title") for e in entries]
     deadline = {g: parts.service.clock_of(g)["deadline"] for g in (later, sooner)}
+    # each game by its name (its players': none was given), the id in its address
     assert titles == [
-        f"Mall {sooner}: your turn, until {deadline[sooner][:16].replace('T', ' ')} UTC",
-        f"Mall {later}: Ann to move, until {deadline[later][:16].replace('T', ' ')} UTC",
+        f"Ann vs Ben: your turn, until {deadline[sooner][:16].replace('T', ' ')} UTC",
+        f"Ann vs Ben: Ann to move, until {deadline[later][:16].replace('T', ' ')} UTC",
     ]
+    assert [f"/g/{sooner}#" in e.findtext(f"{ATOM}id") for e in entries] == [True, False]
+    assert [f"/g/{later}#" in e.findtext(f"{ATOM}id") for e in entries] == [False, True]
     events = Calendar.from_ical(ics.data).walk("VEVENT")
-    ends = {str(e["summary"]): e.decoded("dtend") for e in events}
-    assert len(events) == 2 and all(other not in s for s in ends)
+    ends = {str(e["uid"]): e.decoded("dtend") for e in events}
+    assert len(events) == 2 and all(not s.startswith(f"{other}-") for s in ends)
+    assert {str(e["summary"]) for e in events} == {
+        "Ann vs Ben: your turn",
+        "Ann vs Ben: Ann to move",
+    }
     for game_id in (later, sooner):
-        (end,) = [when for summary, when in ends.items() if game_id in summary]
+        (end,) = [when for uid, when in ends.items() if uid.startswith(f"{game_id}-")]
         assert end == parse_timestamp(deadline[game_id])
         assert end.tzinfo is not None and end.utcoffset().total_seconds() == 0
 
@@ -121,8 +128,8 @@ def test_the_feed_address_stays_while_the_browser_opens_more_seats(site):
 
     page = client.get("/my-games").get_data(as_text=True)
     assert f'href="/feeds/{secret}.atom"' in page
-    titles = _titles(client.get(f"/feeds/{secret}.atom").data)
-    assert len(titles) == 2 and first in titles[0] and later in titles[1]
+    ids = _ids(client.get(f"/feeds/{secret}.atom").data)
+    assert len(ids) == 2 and f"/g/{first}#" in ids[0] and f"/g/{later}#" in ids[1]
 
 
 def test_another_browser_has_a_feed_of_its_own(site):
@@ -149,6 +156,11 @@ def _titles(atom: bytes) -> list[str | None]:
     return [e.findtext(f"{ATOM}title") for e in ET.fromstring(atom).findall(f"{ATOM}entry")]
 
 
+def _ids(atom: bytes) -> list[str]:
+    """Each entry's id (the game's address: its title names the game, not its id)."""
+    return [e.findtext(f"{ATOM}id") or "" for e in ET.fromstring(atom).findall(f"{ATOM}entry")]
+
+
 def test_a_seat_handed_on_drops_out_of_its_old_holders_feed(site):
     app, parts = site
     game_id, tokens = new_game(parts, hours=24)
@@ -157,13 +169,10 @@ def test_a_seat_handed_on_drops_out_of_its_old_holders_feed(site):
 
     parts.service.replace_seat(game_id, 1, "human", name="Cara", email="cara@example.com")
 
-    titles = [
-        e.findtext(f"{ATOM}title")
-        for e in ET.fromstring(client.get(f"/feeds/{secret}.atom").data).findall(f"{ATOM}entry")
-    ]
-    assert len(titles) == 1 and kept in titles[0]
+    ids = _ids(client.get(f"/feeds/{secret}.atom").data)
+    assert len(ids) == 1 and f"/g/{kept}#" in ids[0]
     calendar = Calendar.from_ical(client.get(f"/feeds/{secret}.ics").data)
-    assert [kept in str(e["summary"]) for e in calendar.walk("VEVENT")] == [True]
+    assert [kept in str(e["url"]) for e in calendar.walk("VEVENT")] == [True]
 
 
 def test_a_finished_game_has_no_deadline_in_the_feeds(site):
@@ -187,8 +196,7 @@ def test_forgetting_a_seat_or_signing_out_takes_it_out_of_the_feed(site):
     token = csrf(client, f"/g/{forgotten}")
     client.post(f"/g/{forgotten}/forget", data={"csrf_token": token})
 
-    entries = ET.fromstring(client.get(f"/feeds/{secret}.atom").data).findall(f"{ATOM}entry")
-    assert [kept in e.findtext(f"{ATOM}title") for e in entries] == [True]
+    assert [f"/g/{kept}#" in i for i in _ids(client.get(f"/feeds/{secret}.atom").data)] == [True]
     client.post("/my-games/sign-out", data={"csrf_token": token})
     # signing out revokes the browser's feed: its next holder starts one of its own
     assert client.get(f"/feeds/{secret}.atom").status_code == 404

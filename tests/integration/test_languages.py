@@ -80,8 +80,8 @@ def test_a_player_changes_their_language_and_later_mails_follow(service):
     service.submit_action(created.game_id, tokens[1], "money L", None)
     service.submit_action(created.game_id, tokens[2], "money R", None)
     turns = [m for m in _mails(service, created.game_id) if m[0] == "your_turn"]
-    assert turns[0] == ("your_turn", 1, "en")  # queued at the start, before the change
-    assert turns[1:] == [("your_turn", 2, "en"), ("your_turn", 1, "de")]
+    # the first turn was told in the invitation, queued at the start, before the change
+    assert turns == [("your_turn", 2, "en"), ("your_turn", 1, "de")]
 
 
 def test_the_language_choice_is_private_to_its_seat(service):
@@ -161,7 +161,7 @@ def test_migration_0006_gives_every_seat_and_notice_english_and_goes_back(servic
         columns = connection.exec_driver_sql("SELECT * FROM seats").keys()
     assert "language" not in columns
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0016"
+    assert migrate.current_revision(database) == "0017"
     assert migrate.differences(database) == []
     assert _seats(service, created.game_id) == [(1, "en"), (2, "en")]
     assert {language for _k, _s, language in _mails(service, created.game_id)} == {"en"}
@@ -200,15 +200,20 @@ def test_the_first_turn_mail_tells_no_news_of_the_readers_own_language_choice(
     with service.db.read() as s:
         (turn,) = s.exec(
             select(OutboxRow).where(
-                OutboxRow.game_id == created.game_id, OutboxRow.kind == "your_turn"
+                OutboxRow.game_id == created.game_id,
+                OutboxRow.kind == "invitation",  # the first turn's mail
+                OutboxRow.seat == 1,
             )
         ).all()
     row = SimpleNamespace(**{**outbox.get(turn.id)._mapping, "delivery_id": "<x@pbem.test>"})
     mail = composer.compose(row)
     text = mail.get_body(("plain",)).get_content()
-    assert mail["Content-Language"] == "de" and "Du bist am Zug" in text
-    assert "Deutsch" not in text and "Seit deinem letzten Zug" not in text
-    assert "Antwort bis" in mail["Subject"]
+    assert mail["Content-Language"] == "de" and "Du bist jetzt am Zug" in text
+    # no news of her own choice (the invitation says which language its mails are in)
+    assert "als Sprache deiner Mails gewählt" not in text
+    assert "Seit deinem letzten Zug" not in text
+    assert "Deine Mails sind auf Deutsch" in text
+    assert "Antwort bis" in text
 
 
 def test_pages_vary_by_language_and_static_files_do_not(web):
@@ -313,4 +318,6 @@ def test_the_new_game_form_writes_the_invitations_in_the_chosen_language(web):
             ("bernd@example.com", "de"),
         ]
     german = app.test_client().get("/new", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert '<option value="de" lang="de" selected>' in german  # the page's language by default
+    # by default each person's own browser's language, from their first visit
+    assert '<option value="" selected>' in german
+    assert '<option value="de" lang="de" selected>' not in german

@@ -52,9 +52,9 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     assert deliver_due(parts.outbox, Composer(parts.service, parts.settings), address) == 2
     first, second = caught(folder)
     assert first["Subject"] == (
-        f"You are invited to a game of Mall ({created.game_id}), and it is your turn"
+        "Zoë Ångström vs Ben: you are invited to a game of Mall, and it is your turn"
     )
-    assert second["Subject"] == f"You are invited to a game of Mall ({created.game_id})"
+    assert second["Subject"] == "Zoë Ångström vs Ben: you are invited to a game of Mall"
     assert first["To"].addresses[0].display_name == "Zoë Ångström"
     assert first["To"].addresses[0].addr_spec == "zoe@example.com"
     assert first["From"].addresses[0].addr_spec == "noreply@pbem.localhost"
@@ -67,7 +67,7 @@ def test_invitations_reach_the_smtp_server_with_a_working_link(web, smtp):
     assert "the log's head is" in text
     assert "Answer by Wed 4 Nov 12:00 UTC" in text
     # the link to open the game, and the turn's link to play on the page
-    assert first.get_body(("html",)).get_content().count(link) == 2
+    assert first.get_body(("html",)).get_content().count(f'href="{link}"') == 2
     with parts.database.read() as s:
         rows = s.exec(select(Outbox).order_by(Outbox.id)).all()
     assert [r.status for r in rows] == ["sent", "sent"]
@@ -127,7 +127,9 @@ def test_the_dev_page_shows_the_mails_the_catcher_received(web, smtp):
     deliver_due(parts.outbox, Composer(parts.service, parts.settings), address)
     client = app.test_client()
     listing = client.get("/dev/mail").get_data(as_text=True)
-    assert "ann@example.com" in listing and "You are invited to a game of Mall" in listing
+    assert (
+        "ann@example.com" in listing and "Ann vs Ben: you are invited to a game of Mall" in listing
+    )
     oldest = client.get("/dev/mail/1")  # the oldest is 1
     # the invitation, which is the first turn's mail too
     assert "Your personal link" in oldest.get_data(as_text=True)

@@ -150,12 +150,14 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
             Kind.INVITATION,
             Kind.ANSWER,
         ):
-            assert f"{title} {game_id}" in message["Subject"] or kind in (
-                Kind.YOUR_TURN,
-                Kind.REMINDER,
-            ), kind
+            # the game by its players' names first (no name was given), no id
+            assert message["Subject"].startswith(("Ann vs Ben: ", "Ann vs Ben — ")), kind
+            assert game_id not in message["Subject"], kind
     assert written[Kind.YOUR_TURN]["Subject"] == (
-        f"Your turn in {title} {game_id} (round 1) — answer by Tue 3 Nov 12:00 UTC"
+        "Ann vs Ben: your turn (round 1) — answer by Tue 3 Nov 12:00 UTC"
+    )
+    assert written[Kind.INVITATION]["Subject"] == (
+        f"Ann vs Ben: you are invited to a game of {title}"
     )
     assert written[Kind.MY_GAMES]["Subject"] == f"Your games of {title}"
     assert written[Kind.DIGEST]["Subject"] == f"Your daily {title} digest"

@@ -100,7 +100,7 @@ def test_the_turn_mail_says_the_deadline_in_its_subject_and_how_long_is_left(tab
     )
     parts, game, write = table
     reminder = write(Kind.REMINDER, parts.service.state_at(game)["turn"], {"hours": 24})
-    assert reminder["Subject"].startswith("Reminder: 2 days 4 hours left for your turn")
+    assert " — reminder: 2 days 4 hours left for your turn" in reminder["Subject"]
 
 
 def test_the_turn_mail_names_players_and_you_never_seat_numbers(table):

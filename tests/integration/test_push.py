@@ -16,7 +16,6 @@ import pytest
 from push_service import Device, PushService, b64
 from sqlalchemy import select
 
-from pbem import i18n
 from pbem.push.channel import reaches_public
 from pbem.push.keys import FILE, application_server_key, subject
 from pbem.service import PlayerSpec, rows
@@ -105,12 +104,10 @@ def test_a_turn_and_the_end_are_pushed_signed_encrypted_and_in_the_seats_languag
     assert push.headers["urgency"] == "high"
     key, contact = application_server_key(parts.settings), subject(parts.settings)
     assert contact == "mailto:noreply@pbem.localhost"  # derived from the site's sender
-    with i18n.speaking("de"):
-        title = i18n.gettext("Nim")
     # Exactly this: a title, a line, the seat's page (no token), a tag; no game state.
     assert bernd.read(push, key, contact) == {
         "title": "Du bist am Zug",
-        "body": f"{title} {game_id}: Du bist am Zug.",
+        "body": "Anna gegen Bernd: Du bist am Zug.",
         "url": f"http://pbem.test/g/{game_id}",
         "tag": f"{game_id}:your_turn",
     }
@@ -121,7 +118,7 @@ def test_a_turn_and_the_end_are_pushed_signed_encrypted_and_in_the_seats_languag
     assert _deliver(parts, over.id) == "sent"
     notice = bernd.read(push_service.pushes[-1], key, contact)
     assert notice["title"] == "Partie beendet"
-    assert notice["body"] == f"{title} {game_id} ist zu Ende: Sieh dir die Endwertung an."
+    assert notice["body"] == "Anna gegen Bernd ist zu Ende: Sieh dir die Endwertung an."
     # the key pair was made once, readable by its owner only
     pem = parts.settings.instance_dir / FILE
     assert stat.S_IMODE(pem.stat().st_mode) == 0o600
@@ -334,11 +331,9 @@ def test_an_undo_asked_of_a_seat_is_pushed_naming_who_asks(site, push_service):
     push = push_service.pushes[-1]
     assert push.headers["urgency"] == "normal"
     notice = bernd.read(push, application_server_key(parts.settings), subject(parts.settings))
-    with i18n.speaking("de"):
-        title = i18n.gettext("Nim")
     assert (notice["title"], notice["body"]) == (
         "Bitte um Rücknahme",
-        f"{title} {game_id}: Anna möchte einen Zug zurücknehmen.",
+        "Anna gegen Bernd: Anna möchte einen Zug zurücknehmen.",
     )
 
 

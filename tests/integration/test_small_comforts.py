@@ -38,7 +38,7 @@ def test_the_page_after_creating_an_all_bot_game_says_how_to_watch_it(web, publi
     made = create(client, kind1="random", kind2="greedy", **extra)
     assert made.status_code == 303
     page = client.get(made.headers["Location"]).get_data(as_text=True)
-    game_id = re.search(r"The game ([a-z0-9]+) is on", page)[1]
+    game_id = re.search(r"is on <span class=\"game-id\">game ([a-z0-9]+)</span>", page)[1]
 
     assert "open yours from your mail" not in page and "Invitations" not in page
     if public:

@@ -49,7 +49,7 @@ def test_a_rematch_accepted_by_replying_yes_starts_the_new_game(web, post):  # n
     deliver_due(parts.outbox, composer, outgoing)
     offer = next(m for m in kept.mails if m["X-Pbem-Kind"] == "rematch_offer")
     assert offer["To"].addresses[0].addr_spec == "ben@example.com"
-    assert offer["Subject"] == f"Nim {made.game_id}: Ann bietet eine Revanche an"
+    assert offer["Subject"] == "Ann gegen Ben: Ann bietet eine Revanche an"
     assert "yes" in text(offer) and "Ann" in text(offer)
 
     send(incoming, reply(offer, "eve@example.com", "yes", "eve"))  # not the seat's address
@@ -103,7 +103,7 @@ def test_resigning_by_reply_takes_the_word_alone_and_tells_the_other(web, post):
     deliver_due(parts.outbox, composer, outgoing)
     assert "resigned" in kinds_to(kept, "ben@example.com")
     told = next(m for m in kept.mails if m["X-Pbem-Kind"] == "resigned")
-    assert told["Subject"] == f"Nim {made.game_id}: Ann hat aufgegeben"
+    assert told["Subject"] == "Ann gegen Ben: Ann hat aufgegeben"
     answers = [text(m) for m in kept.mails if m["X-Pbem-Kind"] == "answer"]
     assert any("resign alone" in a for a in answers)
     assert any("You resigned, and the game is over." in a for a in answers)
@@ -129,7 +129,7 @@ def test_a_rematch_is_declined_by_replying_nein_and_accepted_by_ja(web, post):  
     service.offer_rematch(second.game_id, second.seats[0].token)
     deliver_due(parts.outbox, composer, outgoing)
     offer = [m for m in kept.mails if m["X-Pbem-Kind"] == "rematch_offer"][-1]
-    assert second.game_id in offer["Subject"]
+    assert offer["Subject"].endswith("Ann bietet eine Revanche an")
     send(incoming, reply(offer, "ben@example.com", "ja", "ben-ja"))
     assert service.rematch_status(second.game_id, 2)["offer"].new_game_id
 

@@ -278,7 +278,7 @@ def test_a_reminder_still_goes_after_chat_and_is_moot_once_the_turn_is_played(
     row.delivery_id = "<reminder@example.com>"
     composer = Composer(service, settings)
     mail = composer.compose(row)
-    assert mail["Subject"].startswith("Reminder:") and mail["To"] == "Ann <ann@example.com>"
+    assert " — reminder: " in mail["Subject"] and mail["To"] == "Ann <ann@example.com>"
 
     state = service.state_at(game)
     move = service.legal(game, 1)[0]

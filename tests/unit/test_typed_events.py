@@ -69,6 +69,8 @@ def game_created(draw: st.DrawFn) -> dict:
         "setup": draw(json_objects),
         "seed_sha256": draw(st.none() | hashes),
         "setup_chosen": draw(st.booleans()),
+        "name": draw(st.none() | words),
+        "languages_open": draw(st.lists(st.integers(1, count), unique=True)),
     }
 
 

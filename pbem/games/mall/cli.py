@@ -15,6 +15,7 @@ import click
 from ..base import SetupError
 from . import format_action, legal_actions, perform, view
 from .bots import BOTS, make_bot
+from .game import GAME
 from .logfile import LogError, read, replay
 from .render import describe, draw_mall, narrate
 from .simulation import play, summarize
@@ -56,7 +57,7 @@ def replay_command(
     if at is not None and at > len(log.entries):
         raise click.ClickException(f"--at {at}: the log has {len(log.entries)} actions")
     try:
-        result = replay(log, at)
+        result = replay(log, at, GAME)
     except SetupError as error:
         raise click.ClickException(f"setup: {error}") from None
     if result.refusal is not None:

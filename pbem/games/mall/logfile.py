@@ -171,12 +171,14 @@ def _entry(number: int, raw: Any) -> Entry:
     return Entry(seat, raw["action"])
 
 
-def replay(log: GameLog, upto: int | None = None) -> Replay:
+def replay(log: GameLog, upto: int | None = None, game: Any = None) -> Replay:
     """Fold the log's actions (the first `upto` of them, if given) and its
     resignations (those that came after at most `upto` actions) through the rules;
-    stops at the first action or resignation the rules refuse."""
-    from .game import GAME  # the rules behind the Game protocol (imports this module)
-
+    stops at the first action or resignation the rules refuse. A log with
+    resignations needs `game`, the rules behind the Game protocol (the mall's
+    GAME, which imports this module, so the caller hands it in)."""
+    if log.resigned and game is None:
+        raise ValueError("a log with resignations is replayed with the game's rules")
     state = log.start()
     history: list[Action] = []
     entries = log.entries if upto is None else log.entries[:upto]
@@ -193,7 +195,7 @@ def replay(log: GameLog, upto: int | None = None) -> Replay:
             history.append(action)
         for gone in resignations.at(log.resigned, number):
             try:
-                state = resignations.apply(GAME, state, gone, seats, log.resigned[:done])
+                state = resignations.apply(game, state, gone, seats, log.resigned[:done])
             except ResignationError as error:
                 return Replay(state, number, error, history, done)
             done += 1

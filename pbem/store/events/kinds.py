@@ -46,6 +46,12 @@ class GameCreated:
     # whether someone gave the setup (so may know the hidden information); games
     # created before it was recorded were all drawn by the server
     setup_chosen: bool = False
+    # the name its creator gave the game; None (and games created before names):
+    # the game is called by its players' names
+    name: str | None = None
+    # the seats whose mails follow their person's own browser: the language it
+    # speaks when they first open their link (none chosen for them at creation)
+    languages_open: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
