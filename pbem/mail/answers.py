@@ -15,8 +15,8 @@ MAX_IGNORED = 5  # further lines named back in an answer, at most
 MAX_LINE = 200  # characters of a line read or named back
 MOVE_LINE = N_("Write your move on the first line of your reply, in the game's notation:")
 COMMANDS = N_(
-    "Or one of: status (the game now), legal (your legal actions), undo (take back\n"
-    "your last move), agree or refuse (answer another player's undo request),\n"
+    "Or one of: status (the game now), legal (your legal actions), undo (take back "
+    "your last move), agree or refuse (answer another player's undo request), "
     "help (this)."
 )
 

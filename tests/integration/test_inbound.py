@@ -282,9 +282,9 @@ def test_a_nim_player_is_helped_in_nims_notation_and_plays_by_mail(nim_table):
         "Write your move on the first line of your reply, in the game's notation:",
         "  take 1              take one token from the pile (take 2, take 3: two or three)",
         "Whoever takes the last token wins.",
-        "Or one of: status (the game now), legal (your legal actions), undo (take back",
-        "your last move), agree or refuse (answer another player's undo request),",
-        "help (this).",
+        # one sentence, one line: the mail's flowed text part wraps it
+        "Or one of: status (the game now), legal (your legal actions), undo (take back your"
+        " last move), agree or refuse (answer another player's undo request), help (this).",
     ]
     assert unreadable == ['"money L" is not a move this server can read.', "", *helped]
 
