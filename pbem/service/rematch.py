@@ -168,6 +168,7 @@ def _start(ctx: Context, game_id: str, offer_seq: int) -> str:
         game=row.game,
         actor=f"rematch:{game_id}",
         key=f"rematch:{game_id}:{offer_seq}",
+        name=row.name,  # the table's own name, if it gave one (else its players')
     )
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)

@@ -108,7 +108,9 @@ def show_game(game_id: str) -> dict:
     service = parts().service
     doc = service.state_at(game_id, seat=seat)
     talk = service.table_talk(game_id, seat)
-    return {**doc, "chat": [line.told() for line in talk], "chat_earlier": talk.earlier}
+    told = {"chat": [line.told() for line in talk], "chat_earlier": talk.earlier}
+    # the name its creator gave the game (null: it is called by its players' names)
+    return {**doc, "name": service.game_name(game_id), **told}
 
 
 @bp.get("/games/<game_id>/chat")

@@ -197,6 +197,9 @@ def test_the_openapi_document_lists_every_route(web):
         "/api/games/{game_id}/chat",
         "/api/games/{game_id}/log",
         "/api/games/{game_id}/chain",
+        "/api/games/{game_id}/resign",
+        "/api/games/{game_id}/rematch",
+        "/api/games/{game_id}/rematch/answer",
         "/api/openapi.json",
     }
 

@@ -185,9 +185,16 @@ def test_the_api_takes_a_name_and_refuses_a_bad_one(web):
     players = [{"name": "Ann", "email": "ann@example.com"}, {"name": "Ben", "bot": "random"}]
     bad = client.post("/api/games", json={"players": players, "name": {"x": 1}})
     assert bad.status_code == 400 and parts.service.games() == []
-    made = client.post("/api/games", json={"players": players, "name": "Lunch game"})
+    public = {"public": True}  # so that anyone may read it here
+    made = client.post(
+        "/api/games", json={"players": players, "name": "Lunch game", "options": public}
+    )
     assert made.status_code == 201
-    assert parts.service.game_name(made.get_json()["id"]) == "Lunch game"
+    game_id = made.get_json()["id"]
+    assert parts.service.game_name(game_id) == "Lunch game"
+    assert client.get(f"/api/games/{game_id}").get_json()["name"] == "Lunch game"
+    unnamed = client.post("/api/games", json={"players": players, "options": public})
+    assert client.get(f"/api/games/{unnamed.get_json()['id']}").get_json()["name"] is None
 
 
 def test_the_creator_who_plays_is_seated_and_sent_no_invitation(web):

@@ -124,3 +124,18 @@ def test_only_the_table_offers_or_accepts_and_only_at_the_end(service):
         with pytest.raises(Forbidden):
             service.answer_rematch(made.game_id, bad, True)
     assert types(service, made.game_id) == ["RematchOffered"]
+
+
+def test_a_rematch_keeps_the_name_its_table_gave_the_game(service):
+    named = service.create_game([ANN, BEN], None, {"pile": 5}, game="nim", name="Friday nim")
+    play_out(service, named)
+    service.offer_rematch(named.game_id, token(named, 1))
+    service.answer_rematch(named.game_id, token(named, 2), True)
+    started = service.rematch_status(named.game_id, 1)["offer"].new_game_id
+    assert service.game_name(started) == "Friday nim"
+
+    unnamed = finished_nim(service, ANN, BEN)
+    service.offer_rematch(unnamed.game_id, token(unnamed, 1))
+    service.answer_rematch(unnamed.game_id, token(unnamed, 2), True)
+    again = service.rematch_status(unnamed.game_id, 1)["offer"].new_game_id
+    assert service.game_name(again) is None  # still called by its players
