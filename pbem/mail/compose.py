@@ -35,6 +35,7 @@ from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
 from .pictures import Pictures
 from .replyto import reply_address
+from .joinmail import join_confirm_mail
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
 from .tablemail import farewell, rematch_offer_mail, resigned_mail
 from .templating import environment, mails_of
@@ -371,6 +372,7 @@ WRITERS: dict[Kind, Writer] = {
     Kind.SIGN_OUT: sign_out_mail,
     Kind.RESIGNED: resigned_mail,
     Kind.REMATCH_OFFER: rematch_offer_mail,
+    Kind.JOIN_CONFIRM: join_confirm_mail,
 }
 
 
