@@ -33,9 +33,9 @@ from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
+from .joinmail import join_confirm_mail
 from .pictures import Pictures
 from .replyto import reply_address
-from .joinmail import join_confirm_mail
 from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
 from .tablemail import farewell, rematch_offer_mail, resigned_mail
 from .templating import environment, mails_of

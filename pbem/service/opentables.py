@@ -114,9 +114,7 @@ def open_table(
     }
     with ctx.db.writing() as conn:
         held = conn.execute(
-            select(func.count()).where(
-                TABLES.c.creator == creator, _listed(timestamp(now))
-            )
+            select(func.count()).where(TABLES.c.creator == creator, _listed(timestamp(now)))
         ).scalar_one()
         if held >= PER_ADDRESS:
             raise TooMany(
@@ -254,9 +252,7 @@ def start(ctx: Context, table_id: str, before: list[dict[str, Any]]) -> Created:
     invitation). Should the game be refused (an address had too many invitations
     today), the table is open again with the seats it had `before`."""
     row = read(ctx, table_id)
-    specs = [
-        PlayerSpec(s["name"], s["email"], s["bot"], s["language"]) for s in row.seats
-    ]
+    specs = [PlayerSpec(s["name"], s["email"], s["bot"], s["language"]) for s in row.seats]
     key = creation_key(ctx.key, table_id)
     try:
         created = create_game(

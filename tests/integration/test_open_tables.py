@@ -102,9 +102,7 @@ def test_a_stranger_finds_a_table_joins_by_mail_and_the_game_starts(site, mailbo
     assert taken.status_code == 303 and taken.headers["Location"].startswith("/g/")
     game_id = parts.service.open_table_view(table_id)["game_id"]
     assert game_id and taken.headers["Location"].startswith(f"/g/{game_id}/")
-    assert "Ben" in ben.get(taken.headers["Location"], follow_redirects=True).get_data(
-        as_text=True
-    )
+    assert "Ben" in ben.get(taken.headers["Location"], follow_redirects=True).get_data(as_text=True)
     deliver(parts, smtp)
     for address in ("ann@example.com", "ben@example.com"):
         invitation = [m for m in to(kept, address) if "invit" in body(m).lower()]
@@ -114,7 +112,9 @@ def test_a_stranger_finds_a_table_joins_by_mail_and_the_game_starts(site, mailbo
     assert "the game is on" in page
     assert app.test_client().get(link).status_code == 403  # used once only
     again = app.test_client()
-    assert again.post(link, data={"csrf_token": support.csrf(again, "/my-games")}).status_code == 403
+    assert (
+        again.post(link, data={"csrf_token": support.csrf(again, "/my-games")}).status_code == 403
+    )
 
 
 def test_a_join_link_is_mailed_once_in_ten_minutes_whoever_asks(site, mailbox, clock):
