@@ -155,3 +155,24 @@ def test_the_creator_fills_the_table_with_bots_or_cancels_it(site, mailbox):
     assert client.post(f"{manage}/cancel", data=data).status_code == 303
     assert other not in app.test_client().get("/open").get_data(as_text=True)
     assert ask(app.test_client(), other, "Dee", "dee@example.com").status_code == 409
+
+
+def test_a_german_joiner_reads_the_pages_and_the_mail_in_german(site, mailbox):
+    app, parts = site
+    kept, smtp = mailbox
+    table_id, _ = open_table(app.test_client())
+    cy = app.test_client()
+    cy.get("/language/de?next=/open")
+    listed = cy.get("/open").get_data(as_text=True)
+    assert "Offene Tische" in listed and "1 Platz frei" in listed
+    page = cy.get(f"/open/{table_id}").get_data(as_text=True)
+    assert "An diesen Tisch setzen" in page and "Am Tisch: Ann." in page
+    sent = ask(cy, table_id, "Cy", "cy@example.com").get_data(as_text=True)
+    assert "ist ein Link für den Platz unterwegs" in sent
+    deliver(parts, smtp)
+    [mail] = to(kept, "cy@example.com")
+    assert mail["Subject"] == "Dein Platz an einem Tisch für Nim"
+    assert "Jemand (hoffentlich du)" in body(mail)
+    taken = take(cy, JOIN.search(body(mail))[1])
+    seats = parts.service.seat_links(parts.service.open_table_view(table_id)["game_id"])
+    assert taken.status_code == 303 and [s.language for s in seats] == ["en", "de"]
