@@ -264,3 +264,28 @@ def test_one_client_asking_to_join_is_slowed_down(site):
         for n in range(7)
     ]
     assert statuses == [200] * 5 + [429] * 2
+
+
+def test_an_expired_table_leaves_the_list_and_takes_nobody(site, clock):
+    app, parts = site
+    table_id = table(parts)
+    ask(app.test_client(), table_id, "Ben", "ben@example.com")
+    link = link_for(parts, "ben@example.com")
+    clock.advance(days=14, seconds=1)
+    assert table_id not in app.test_client().get("/open").get_data(as_text=True)
+    assert ask(app.test_client(), table_id, "Cy", "cy@example.com", "192.0.2.5").status_code == 409
+    assert take(app.test_client(), link).status_code == 403  # and the link is stale too
+    assert join_mails(parts, "cy@example.com") == []
+    assert parts.service.open_table_view(table_id)["status"] == "expired"
+
+
+def test_the_list_shows_twenty_a_page_newest_first(site, clock):
+    app, parts = site
+    made = []
+    for n in range(21):
+        made.append(table(parts, email=f"host{n}@example.com"))
+        clock.advance(seconds=1)
+    first = app.test_client().get("/open").get_data(as_text=True)
+    second = app.test_client().get("/open?page=2").get_data(as_text=True)
+    assert sum(f'/open/{t}"' in first for t in made) == 20 and f'/open/{made[-1]}"' in first
+    assert f'/open/{made[0]}"' in second and "Page 2 of 2" in second
