@@ -14,9 +14,10 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from pbem import i18n
 from pbem.i18n import N_
@@ -177,3 +178,11 @@ def confirm(ctx: Context, token: str) -> Joined:
         mine = created.seats[len(row.seats)]
         return Joined(row.id, created.game_id, mine.token)
     raise Filled(_("this table is no longer open: find another on the open tables page"))
+
+
+def prune(conn: Connection, now: datetime) -> int:
+    """Delete the join links past LINK_LIFE, used or not; how many went."""
+    gone: int = conn.execute(
+        delete(JOINS).where(JOINS.c.created_at < timestamp(now - LINK_LIFE))
+    ).rowcount
+    return gone

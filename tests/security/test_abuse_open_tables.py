@@ -289,3 +289,14 @@ def test_the_list_shows_twenty_a_page_newest_first(site, clock):
     second = app.test_client().get("/open?page=2").get_data(as_text=True)
     assert sum(f'/open/{t}"' in first for t in made) == 20 and f'/open/{made[-1]}"' in first
     assert f'/open/{made[0]}"' in second and "Page 2 of 2" in second
+
+
+def test_stale_join_links_are_pruned_and_fresh_ones_kept(site, clock):
+    app, parts = site
+    table_id = table(parts, open_seats=2)
+    ask(app.test_client(), table_id, "Ben", "ben@example.com")
+    clock.advance(minutes=20)
+    ask(app.test_client(), table_id, "Cy", "cy@example.com", "192.0.2.3")
+    clock.advance(minutes=11)
+    assert parts.service.prune()["open_joins"] == 1
+    assert take(app.test_client(), link_for(parts, "cy@example.com")).status_code == 303
