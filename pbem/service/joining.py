@@ -49,6 +49,7 @@ class Joined:
     joiner's own seat link's token."""
 
     table_id: str
+    seat: int
     game_id: str | None = None
     token: str | None = None
 
@@ -173,10 +174,10 @@ def confirm(ctx: Context, token: str) -> Joined:
         if not take(ctx, row, [seat]):
             continue  # another seat was taken meanwhile: read the table again
         if len(row.seats) + 1 < row.wanted:
-            return Joined(row.id)
+            return Joined(row.id, len(row.seats) + 1)
         created = start(ctx, row.id, list(row.seats))
         mine = created.seats[len(row.seats)]
-        return Joined(row.id, created.game_id, mine.token)
+        return Joined(row.id, len(row.seats) + 1, created.game_id, mine.token)
     raise Filled(_("this table is no longer open: find another on the open tables page"))
 
 

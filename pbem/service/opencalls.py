@@ -42,6 +42,15 @@ class OpenTables:
         """The table of a management link, as its creator sees it."""
         return opentables.public(opentables.managed(self._ctx, table_id, token), self._ctx)
 
+    def table_seat(self, table_id: str, seat: int) -> tuple[str, str] | None:
+        """The game and seat token of a table's seat, once its game is made."""
+        return opentables.seat_of(self._ctx, table_id, seat)
+
+    def creator_seat(self, table_id: str, token: str) -> tuple[str, str] | None:
+        """The game and seat token of the creator of a managed table, once made."""
+        row = opentables.managed(self._ctx, table_id, token)
+        return opentables.seat_of(self._ctx, table_id, opentables.creator_seat(row))
+
     def cancel_table(self, table_id: str, token: str) -> None:
         opentables.cancel(self._ctx, table_id, token)
 

@@ -26,6 +26,7 @@ from pbem.store.events import parse_timestamp, timestamp
 from pbem.store.tables import OpenTable, core_table
 
 from . import options as game_options
+from . import queries
 from .addresses import address_key
 from .create import MAX_SEATS, PlayerSpec, checked_players, create_game
 from .errors import BadRequest, Created, Forbidden, NotFound, ServiceError, TooMany
@@ -193,6 +194,25 @@ def managed(ctx: Context, table_id: str, token: str) -> Any:
     ):
         raise Forbidden(_("this is not the link to manage this table"))
     return row
+
+
+def seat_of(ctx: Context, table_id: str, seat: int) -> tuple[str, str] | None:
+    """The game and the seat token of the table's `seat` (from 1) once its game is
+    made, while the person who took that seat at the table still holds it; None
+    otherwise."""
+    row = read(ctx, table_id)
+    if row.status != "started" or row.game_id is None or not 1 <= seat <= len(row.seats):
+        return None
+    link = queries.seat_links(ctx, row.game_id)[seat - 1]
+    email = row.seats[seat - 1]["email"]
+    if link.token is None or not email or (link.email or "").lower() != email.lower():
+        return None
+    return row.game_id, link.token
+
+
+def creator_seat(row: Any) -> int:
+    """The seat of a table's creator: its first person with an address."""
+    return next(n for n, s in enumerate(row.seats, start=1) if s["email"] and not s["bot"])
 
 
 def cancel(ctx: Context, table_id: str, token: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug import Response
 
 from pbem.games import GAMES
@@ -55,7 +55,15 @@ def _table_page(table_id: str, form: Any, sent: bool = False, error: str | None 
 
 
 @bp.get("/open/<table_id>")
-def table(table_id: str) -> str:
+def table(table_id: str) -> str | Response:
+    """A table's page; for a browser that took a seat there, once the game is on,
+    that seat."""
+    taken = session.get("tables", {})
+    seat = taken.get(table_id) if isinstance(taken, dict) else None
+    if isinstance(seat, int):
+        found = parts().service.table_seat(table_id, seat)
+        if found is not None:
+            return redirect(seat_url("", *found), 303)
     return _table_page(table_id, {})
 
 
@@ -80,6 +88,10 @@ def join(token: str) -> Response:
     if joined.game_id is not None and joined.token is not None:
         flash(_("Every seat is taken: the game is on. This is your seat."))
         return redirect(seat_url("", joined.game_id, joined.token), 303)
+    taken = session.get("tables", {})
+    kept = dict(list(taken.items())[-20:]) if isinstance(taken, dict) else {}
+    session["tables"] = {**kept, joined.table_id: joined.seat}  # signed: nobody forges it
+    session.permanent = True
     flash(_("Your seat is taken. When every seat is, the game starts and you get its link."))
     return redirect(url_for("open.table", table_id=joined.table_id), 303)
 
@@ -87,8 +99,10 @@ def join(token: str) -> Response:
 @bp.get("/open/<table_id>/manage/<token>")
 def manage(table_id: str, token: str) -> str:
     table = _titled(parts().service.managed_table(table_id, token))
+    found = parts().service.creator_seat(table_id, token)
+    mine = seat_url("", *found) if found is not None else None
     return render_template(
-        "open_manage.html", table=table, token=token, bots=GAMES[table["game"]].bots
+        "open_manage.html", table=table, token=token, bots=GAMES[table["game"]].bots, mine=mine
     )
 
 

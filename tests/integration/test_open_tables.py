@@ -176,3 +176,26 @@ def test_a_german_joiner_reads_the_pages_and_the_mail_in_german(site, mailbox):
     taken = take(cy, JOIN.search(body(mail))[1])
     seats = parts.service.seat_links(parts.service.open_table_view(table_id)["game_id"])
     assert taken.status_code == 303 and [s.language for s in seats] == ["en", "de"]
+
+
+def test_who_joined_earlier_is_led_to_their_seat_once_the_game_is_on(site, mailbox):
+    app, parts = site
+    kept, smtp = mailbox
+    ann = app.test_client()
+    table_id, secret = open_table(ann, seats=2)
+    ben, cy, stranger = app.test_client(), app.test_client(), app.test_client()
+    for client, name in ((ben, "Ben"), (cy, "Cy")):
+        ask(client, table_id, name, f"{name.lower()}@example.com")
+    deliver(parts, smtp)
+    ben_link = JOIN.search(body(to(kept, "ben@example.com")[0]))[1]
+    cy_link = JOIN.search(body(to(kept, "cy@example.com")[0]))[1]
+    assert take(ben, ben_link).headers["Location"] == f"/open/{table_id}"
+    assert ben.get(f"/open/{table_id}").status_code == 200  # waiting for Cy
+    assert take(cy, cy_link).status_code == 303
+    game_id = parts.service.open_table_view(table_id)["game_id"]
+    tokens = {s.name: s.token for s in parts.service.seat_links(game_id)}
+    assert ben.get(f"/open/{table_id}").headers["Location"] == f"/g/{game_id}/{tokens['Ben']}"
+    assert stranger.get(f"/open/{table_id}").status_code == 200
+    assert tokens["Ben"] not in stranger.get(f"/open/{table_id}").get_data(as_text=True)
+    manage = ann.get(f"/open/{table_id}/manage/{secret}").get_data(as_text=True)
+    assert f"/g/{game_id}/{tokens['Ann']}" in manage and tokens["Ben"] not in manage
