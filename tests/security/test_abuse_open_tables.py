@@ -300,3 +300,18 @@ def test_stale_join_links_are_pruned_and_fresh_ones_kept(site, clock):
     clock.advance(minutes=11)
     assert parts.service.prune()["open_joins"] == 1
     assert take(app.test_client(), link_for(parts, "cy@example.com")).status_code == 303
+
+
+def test_one_client_trying_join_links_is_slowed_down(site):
+    app, _ = site
+    client = app.test_client()
+    token = support.csrf(client, "/my-games")
+    statuses = [
+        client.post(
+            f"/open/join/guess{i}.x",
+            data={"csrf_token": token},
+            environ_base={"REMOTE_ADDR": "203.0.113.9"},
+        ).status_code
+        for i in range(12)
+    ]
+    assert statuses == [403] * 10 + [429] * 2
