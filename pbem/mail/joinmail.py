@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import GAMES
+from pbem.games.names import said_name
 from pbem.i18n import gettext as _
 from pbem.service import NotFound
 from pbem.service.joining import join_token
@@ -27,7 +28,7 @@ def join_confirm_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     context = {
         "name": row.payload["name"],
         "title": title,
-        "seated": together(table["names"]),
+        "seated": together(said_name(name) for name in table["names"]),
         "confirm": f"{composer.settings.base_url.rstrip('/')}/open/join/{token}",
         "minutes": int(LINK_LIFE.total_seconds() // 60),
     }
