@@ -42,13 +42,15 @@ _AUTH = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+")
 _QUERY = re.compile(r"(?i)([?&;](?:token|feed|key|link|password|secret)=)[^&\s\"'#]+")
 # The secret segments of this site's addresses, for processes that have no routes
 # to read them from (a worker, the scheduler): a seat's personal link, a sign-in or
-# sign-out link, a new game's key, a deadline feed.
+# sign-out link, a new game's key, an open table's join and management links, a
+# deadline feed.
 _SEAT_LINK = re.compile(
     r"(/g/[^/\s?#\"']+/)(?!(?:chat|watch|live|play|undo|mail-language|mail|vacation|forget"
     r"|history|log\.json|switch)(?:[/?#\s\"']|$))[^/\s?#\"']+"
 )
 _LINKS = re.compile(
-    r"(/(?:my-games/sign-in|my-games/sign-out-everywhere|new/created)/)[^/\s?#\"']+"
+    r"(/(?:my-games/sign-in|my-games/sign-out-everywhere|new/created|open/join"
+    r"|open/[^/\s?#\"']+/manage)/)[^/\s?#\"']+"
 )
 _FEED = re.compile(r"/[A-Za-z0-9_-]{32}(\.(?:atom|ics))\b")
 # a feed entry's link to its seat: the feed's id and the link's signature

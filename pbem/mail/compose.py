@@ -1,15 +1,14 @@
-"""Turning an outbox row into a mail, in the row's language (its subject, both parts
-and its picture's words; `Content-Language` says which): a Jinja2 text and HTML pair
-from templates/mail/ (each kind of notice has its pair; what only a game knows comes
-from its own partials, `<game>/mail/_turn.txt` and the like, and its `mails` part),
-headers from cleaned text, encoded and folded by `email.header` (never pasted
-together), dated by the composer's clock, threaded per game and seat, the game's log
-head in the footer; the draft is written out by pbem.mail.writing. A game is read
-once per mail (pbem.service.moment): its mails at one moment share what it is then,
-each reader's view made once for that reader.
-A turn mail whose turn was played before it could go is moot, and is skipped rather
-than sent; so is a mail whose seat has changed hands since it was written, except
-the ones a former holder still gets (without a link to the seat)."""
+"""Turning an outbox row into a mail, in the row's language (its subject, both parts and its
+picture's words; `Content-Language` says which): a Jinja2 text and HTML pair from
+templates/mail/ (each kind of notice has its pair; what only a game knows comes from its own
+partials, `<game>/mail/_turn.txt` and the like, and its `mails` part), headers from cleaned
+text, encoded and folded by `email.header` (never pasted together), dated by the composer's
+clock, threaded per game and seat, the game's log head in the footer; the draft is written out
+by pbem.mail.writing. A game is read once per mail (pbem.service.moment): its mails at one
+moment share what it is then, each reader's view made once for that reader.
+A turn mail whose turn was played before it could go is moot, and is skipped rather than sent;
+so is a mail whose seat has changed hands since it was written, except the ones a former holder
+still gets (without a link to the seat)."""
 
 from __future__ import annotations
 
@@ -36,7 +35,7 @@ from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 from .invite import invitation_mail
 from .pictures import Pictures
 from .replyto import reply_address
-from .several import digest_mail, my_games_mail, sign_in_mail, sign_out_mail
+from .several import digest_mail, join_confirm_mail, my_games_mail, sign_in_mail, sign_out_mail
 from .tablemail import farewell, rematch_offer_mail, resigned_mail
 from .templating import environment, mails_of
 from .wording import flowed, number, time_left, when
@@ -362,11 +361,11 @@ WRITERS: dict[Kind, Writer] = {
     Kind.SIGN_OUT: sign_out_mail,
     Kind.RESIGNED: resigned_mail,
     Kind.REMATCH_OFFER: rematch_offer_mail,
+    Kind.JOIN_CONFIRM: join_confirm_mail,
 }
 
 
-# The game's own partials each kind's templates include ("<game>/mail/<partial>"):
-# every game has them (a test reads the templates to keep this true).
+# The game's partials each kind includes ("<game>/mail/<partial>"); every game has them.
 GAME_PARTIALS: dict[Kind, tuple[str, ...]] = {
     Kind.INVITATION: ("_turn",),
     Kind.YOUR_TURN: ("_turn", "_standings"),

@@ -14,7 +14,10 @@ from pbem.service.notices import Moot
 from pbem.service.signing import LINK_LIFE, sign_in_token, sign_out_token
 from pbem.service.tokens import seat_url
 
+from .joinmail import join_confirm_mail
 from .wording import together
+
+__all__ = ["digest_mail", "join_confirm_mail", "my_games_mail", "sign_in_mail", "sign_out_mail"]
 
 
 def my_games_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:

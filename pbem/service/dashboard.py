@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from pbem.games.names import said_name
 from pbem.store import log
 
-from . import history, naming, queries, rows
+from . import history, joining, naming, queries, rows
 from .addresses import address_key
 from .feeds import prune as prune_feeds
 from .sessions import prune as prune_sessions
@@ -51,13 +51,15 @@ def seats_of(ctx: Context, address: str) -> list[HeldSeat]:
 def prune(ctx: Context) -> dict[str, int]:
     """Forget what can no longer be used, in one transaction: seat sessions that
     cannot open their seat (or whose sign-in ended), sign-ins that are over, stale
-    sign-out links and requests, and the feeds left with no seat session. How many
+    sign-out links and requests, stale links to join a table, and the feeds left with
+    no seat session. How many
     of each went."""
     now = ctx.clock()
     with ctx.db.writing() as conn:
         sessions = prune_sessions(conn, now)
         links = prune_links(conn, now)
-        return {"seat_sessions": sessions, **links, "feeds": prune_feeds(conn)}
+        joins = joining.prune(conn, now)
+        return {"seat_sessions": sessions, **links, "open_joins": joins, "feeds": prune_feeds(conn)}
 
 
 def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str, Any]:

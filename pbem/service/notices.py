@@ -32,6 +32,7 @@ class Kind(StrEnum):
     CHAT = "chat"  # table talk since the seat's last chat mail, a few minutes gathered
     RESIGNED = "resigned"  # another seat's person left the game
     REMATCH_OFFER = "rematch_offer"  # after the end: play again? (reply "yes" or "no")
+    JOIN_CONFIRM = "join_confirm"  # a link that takes a seat at an open table
 
 
 ALWAYS = frozenset({Kind.INVITATION, Kind.GAME_OVER})  # sent whatever the preference

@@ -23,6 +23,7 @@ from .create import PlayerSpec
 from .errors import Accepted, Created, Happened, SeatLink
 from .moment import Moments
 from .mygames import MyGames
+from .opencalls import OpenTables
 from .rows import Record
 from .table import Table
 from .undo import UndoPlan
@@ -31,7 +32,7 @@ from .unit import Context, Notice, now
 __all__ = ["Notice", "PlayerSpec", "Service"]
 
 
-class Service(MyGames, Table):
+class Service(MyGames, Table, OpenTables):
     """The commands and queries every entry point (web, mail, worker, command line)
     calls. `notify` is told each committed command's Notice (none: the sweeps find
     the work alone)."""

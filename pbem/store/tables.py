@@ -290,6 +290,45 @@ class Profile(SQLModel, table=True):
     created_at: str = Field(max_length=32)
 
 
+class OpenTable(SQLModel, table=True):
+    """A game waiting for players, listed on the open tables page: not a game yet.
+    `seats` are the seats taken (name, email, bot, language; the creator's first),
+    `wanted` how many seats the game has; `version` moves at every change, so two
+    people taking the last seat at once cannot both have it. Once full (or filled
+    with bots) the game is made and `game_id` names it."""
+
+    __tablename__ = "open_tables"
+    __table_args__ = (Index(None, "status", "expires_at"),)
+
+    id: str = Field(primary_key=True, max_length=32)
+    game: str = Field(max_length=32)
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    setup: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    seats: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    wanted: int
+    creator: str = Field(max_length=320, index=True)  # the creator's address, lowercase
+    status: str = Field(max_length=16)  # open, started or cancelled
+    game_id: str | None = Field(default=None, max_length=32)
+    version: int = 0
+    created_at: str = Field(max_length=32)
+    expires_at: str = Field(max_length=32)
+
+
+class OpenJoin(SQLModel, table=True):
+    """A mailed link that takes a seat at an open table: single-use and short-lived,
+    its nonce kept as SHA-256 only, with the name and address it was asked for."""
+
+    __tablename__ = "open_joins"
+
+    id_sha256: str = Field(primary_key=True, max_length=64)  # the link's nonce
+    table_id: str = Field(max_length=32, index=True)
+    name: str = Field(max_length=200)
+    address: str = Field(max_length=320)
+    language: str = Field(default="en", max_length=8)
+    created_at: str = Field(max_length=32)
+    used_at: str | None = Field(default=None, max_length=32)
+
+
 def core_table(model: type[SQLModel]) -> Table:
     """The Core table of a table model: its `__table__`, which SQLModel sets but
     does not declare to type checkers."""

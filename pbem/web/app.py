@@ -89,6 +89,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         rules,
     )
     from . import table as table_views
+    from .opentables import bp as open_bp
     from .profiles import bp as profiles_bp
 
     language.init_app(app, JSON_PREFIXES)
@@ -103,6 +104,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     app.register_blueprint(play.bp)
     app.register_blueprint(mine.bp)
     app.register_blueprint(profiles_bp)
+    app.register_blueprint(open_bp)
     app.register_blueprint(chat.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(feeds.bp)

@@ -24,6 +24,7 @@ from pbem.service import BadRequest, NotFound, PlayerSpec, ServiceError, naming
 from pbem.service.options import DEFAULTS
 
 from .context import parts
+from .opentables import open_from_form
 from .play import hold
 
 bp = Blueprint("games", __name__)
@@ -84,6 +85,8 @@ def create_game() -> Response | tuple[str, int]:
         players = _players(form, plugin)
         options = _options(form)
         setup = _setup(form, plugin)
+        if _open_seats(form):  # a table to list, not a game yet
+            return open_from_form(players, _open_seats(form), options, setup, plugin.name)
         # -- the game's name and its creator's seat --
         plays = form.get("creator_plays") == "yes"
         made = parts().service.create_game(
@@ -177,7 +180,7 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
         kind = form.get(f"kind{seat}", "person")
         name = form.get(f"name{seat}", "").strip()
         email = form.get(f"email{seat}", "").strip()
-        if kind == "nobody":
+        if kind in ("nobody", "open"):
             continue
         mine = plays and seat == 1
         if mine and kind != "person":
@@ -213,6 +216,8 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
             )
         else:
             raise BadRequest(_("seat %(seat)s: choose a person, a bot or nobody", seat=seat))
+    if _open_seats(form) and len(players) + _open_seats(form) >= 2:
+        return players  # the service checks the table's seats
     if len(players) < 2 and empty:  # the seats left blank are what is missing
         if len(players) == 0 and len(empty) >= 2:
             message = _(
@@ -239,6 +244,11 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
             )
         )
     return players
+
+
+def _open_seats(form: Any) -> int:
+    """How many seats the form leaves open for anyone to join."""
+    return sum(1 for seat in range(1, SEATS + 1) if form.get(f"kind{seat}") == "open")
 
 
 def _options(form: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ POLLING_DASHBOARD = "60 per minute"
 TALKING = "20 per minute"  # chat lines one client may send (a seat's: 6 a minute, the service)
 WATCHING_TALK = "5 per minute"  # spectators' chat lines one client may send
 ADMIN_SIGNING_IN = "5 per 10 minutes"  # tries of the admin key one client may make
+JOINING = "5 per 10 minutes"  # asks to join an open table one client may make
 SUBSCRIBING = "30 per hour"  # push subscriptions one client may post (each game's, My games')
 # endpoint: (limit, scope); endpoints of one scope share one count per client
 LIMITED = {
@@ -42,6 +43,10 @@ LIMITED = {
     "mine.sign_out_everywhere": (SIGNING_IN, "signing in"),
     "mine.dashboard_live": (POLLING_DASHBOARD, "polling the dashboard"),
     "admin.sign_in": (ADMIN_SIGNING_IN, "admin signing in"),
+    "open.ask": (JOINING, "joining"),
+    "open.join": (SIGNING_IN, "joining links"),
+    "open.cancel": (SIGNING_IN, "joining links"),
+    "open.bots": (SIGNING_IN, "joining links"),
     "push.seat_on": (SUBSCRIBING, "subscribing"),
     "push.address_on": (SUBSCRIBING, "subscribing"),
 }

@@ -30,7 +30,7 @@ from pbem import logs
 # entry's link to its seat (`signature`).
 SECRET = frozenset({"token", "feed", "key", "link", "signature"})
 # The route variables that are shown in the logs as they are.
-SHOWN = frozenset({"game_id", "game", "code", "number", "filename", "seat", "slug"})
+SHOWN = frozenset({"game_id", "game", "code", "number", "filename", "seat", "slug", "table_id"})
 HIDDEN = "[hidden]"
 
 _SECRET_ATOMS = frozenset(

@@ -9,6 +9,8 @@ import pytest
 from test_browser import SUPPLY, links_by_address
 
 from pbem.games.mall.svg_common import EMPTY, contrast_ratio
+from pbem.service import rows
+from pbem.service.joining import join_token
 from pbem.service.service import PlayerSpec
 
 PHONE = {"width": 375, "height": 812}
@@ -56,6 +58,14 @@ class Tour:
         service.submit_action(won.game_id, won.seats[0].token, "take 3")
         self.won = f"{site.url}/g/{won.game_id}/{won.seats[0].token}"
         self.profile = service.publish_profile("cy@example.com", "Cy")  # her public page
+        # an open table of nim with a seat left, and Eve's link to take it (unused)
+        opened = service.open_table([PlayerSpec("Dee", "dee@example.com")], 2, game="nim")
+        self.table, self.manage = opened.table_id, opened.manage
+        service.ask_to_join(opened.table_id, "Eve", "eve@example.com")
+        with site.parts.database.reading() as conn:
+            kind = rows.OUTBOX.c.kind == "join_confirm"
+            payload = conn.execute(rows.OUTBOX.select().where(kind)).one().payload
+        self.join = join_token(site.parts.settings.signing_key(), payload["nonce"])
         self.site = site
 
     def pages(self) -> dict[str, str]:
@@ -88,6 +98,10 @@ class Tour:
             "error": f"{url}/g/no-such-game",
             # Ben's link in the browser holding Ann's seat: which one it is to be
             "switch-seat": self.links["ben@example.com"],
+            "open": f"{url}/open",
+            "open-table": f"{url}/open/{self.table}",
+            "open-join": f"{url}/open/join/{self.join}",  # its button
+            "open-manage": f"{url}/open/{self.table}/manage/{self.manage}",
             # the switch, then the seat's page and the history in German
             "seat-de": f"{url}/language/de?next=/g/{self.mall}",
             "history-de": f"{url}/g/{self.mall}/history",

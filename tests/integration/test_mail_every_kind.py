@@ -135,6 +135,16 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
     written[Kind.REMATCH_OFFER] = writer.compose(
         Kind.REMATCH_OFFER, 2, "ben@example.com", {"by": 1}, seq=offered.seq
     )
+    opened = service.open_table(
+        [PlayerSpec("Cy", "cy@example.com")], 1, {"hours_per_turn": 48}, game=game
+    )
+    written[Kind.JOIN_CONFIRM] = writer.compose(
+        Kind.JOIN_CONFIRM,
+        None,
+        "dee@example.com",
+        {"nonce": "0123456789abcdef", "table": opened.table_id, "name": "Dee"},
+        game=False,
+    )
 
     assert set(written) == set(Kind)
     for kind, message in written.items():
@@ -146,6 +156,7 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
             Kind.MY_GAMES,
             Kind.SIGN_IN,
             Kind.SIGN_OUT,
+            Kind.JOIN_CONFIRM,
             Kind.DIGEST,
             Kind.INVITATION,
             Kind.ANSWER,
@@ -167,6 +178,10 @@ def test_every_kind_is_written_for_every_game_in_the_words_of_that_game(make_par
     signed_out = _text(written[Kind.SIGN_OUT])
     assert "/my-games/sign-out-everywhere/0123456789abcdef." in signed_out
     assert "/my-games/sign-in/" not in signed_out
+    assert written[Kind.JOIN_CONFIRM]["Subject"] == f"Your seat at a table of {title}"
+    joining = _text(written[Kind.JOIN_CONFIRM])
+    assert "/open/join/0123456789abcdef." in joining and "with Cy" in joining
+    assert "cy@example.com" not in joining
     names = {1: "Ann", 2: "Ben"}
     winners = [names[seat] for seat in service.state_at(game_id)["winners"]]
     said = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}."

@@ -116,6 +116,11 @@ def _drafts(parts, clock, game: str, language: str) -> dict[Kind, Draft]:
     drafts[Kind.REMATCH_OFFER] = draft(
         Kind.REMATCH_OFFER, 2, "ben@example.com", {"by": 1}, seq=offered.seq
     )
+    table = service.open_table([PlayerSpec("Zoë", "zoe@example.com")], 1, game=game).table_id
+    joining = {"nonce": "0123456789abcdef", "table": table, "name": "Ben"}
+    drafts[Kind.JOIN_CONFIRM] = draft(
+        Kind.JOIN_CONFIRM, None, "ben@example.com", joining, game=False
+    )
     return drafts
 
 

@@ -159,6 +159,11 @@ def _every_kind(parts, clock, game: str) -> tuple[str, dict[Kind, EmailMessage]]
     written[Kind.REMATCH_OFFER] = reader.mail(
         Kind.REMATCH_OFFER, 2, "bernd@example.com", {"by": 1}, seq=offered.seq
     )
+    table = service.open_table([PlayerSpec("Anna", "anna@example.com")], 1, game=game)
+    joining = {"nonce": "0123456789abcdef", "table": table.table_id, "name": "Bernd"}
+    written[Kind.JOIN_CONFIRM] = reader.mail(
+        Kind.JOIN_CONFIRM, None, "bernd@example.com", joining, game=False
+    )
     assert set(written) == set(Kind)
     return game_id, written
 

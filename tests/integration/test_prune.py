@@ -65,7 +65,14 @@ def test_only_what_can_no_longer_be_used_is_forgotten(service, clock):
             )
             row = {"kind": "sign_in", "address": name, "language": "en", "created_at": stamp}
             conn.execute(insert(REQUESTS), row)
-    gone = {"seat_sessions": 4, "sign_ins": 2, "sign_out_links": 1, "link_requests": 1, "feeds": 1}
+    gone = {
+        "seat_sessions": 4,
+        "sign_ins": 2,
+        "sign_out_links": 1,
+        "link_requests": 1,
+        "open_joins": 0,
+        "feeds": 1,
+    }
     assert service.prune() == gone
     with service.db.reading() as conn:
         left = conn.execute(select(SESSIONS.c.seat, SESSIONS.c.sign_in_sha256)).all()
@@ -101,5 +108,6 @@ def test_a_prune_that_fails_is_logged_and_the_next_one_works(service, clock, cap
         "sign_ins": 0,
         "sign_out_links": 0,
         "link_requests": 0,
+        "open_joins": 0,
         "feeds": 0,
     }

@@ -360,7 +360,7 @@ def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):
     kinds = {k for k, _, _ in mails} | {"rematch_offer"}  # tried after the loop: at the end
     written = {p.stem for p in (TEMPLATES / "mail").glob("*.txt") if not p.stem.startswith("_")}
     several = {"my_games", "digest", "sign_in", "sign_out"}
-    assert kinds | several == written  # every kind is tried here
+    assert kinds | several | {"join_confirm"} == written  # every kind is tried here
     clock.advance(hours=5)
     expected = format_datetime(clock())
     for kind, seat, payload in mails:
@@ -374,6 +374,21 @@ def test_every_kind_of_mail_has_a_date(service, outbox, composer, clock):
             service, composer, outbox, clock, None, None, kind, None, "ann@example.com", payload
         )
         assert message["Date"] == expected, kind
+    table = service.open_table([PEOPLE[0]], 1, game="nim").table_id
+    payload = {"nonce": "0123456789abcdef", "table": table, "name": "Cy"}
+    message = _compose(
+        service,
+        composer,
+        outbox,
+        clock,
+        None,
+        None,
+        "join_confirm",
+        None,
+        "cy@example.com",
+        payload,
+    )
+    assert message["Date"] == expected
     over = service.create_game(PEOPLE, None, {"pile": 2}, game="nim")
     service.submit_action(over.game_id, token(over, 1), "take 2", 1)
     service.offer_rematch(over.game_id, token(over, 1))  # writes its row to Ben

@@ -48,6 +48,7 @@ SHOWN_VALUES = {
     "filename": "site.css",
     "seat": "1",
     "slug": "AbCdEfGhIjKlMnOp",
+    "table_id": "AbCdEfGhIjKl",
 }
 VARIABLE = re.compile(r"<(?:[^:>]+:)?(\w+)>")
 _numbers = itertools.count()
