@@ -46,7 +46,7 @@ _QUERY = re.compile(r"(?i)([?&;](?:token|feed|key|link|password|secret)=)[^&\s\"
 # deadline feed.
 _SEAT_LINK = re.compile(
     r"(/g/[^/\s?#\"']+/)(?!(?:chat|watch|live|play|undo|mail-language|mail|vacation|forget"
-    r"|history|log\.json|switch)(?:[/?#\s\"']|$))[^/\s?#\"']+"
+    r"|history|log\.json|switch|push|resign|rematch)(?:[/?#\s\"']|$))[^/\s?#\"']+"
 )
 _LINKS = re.compile(
     r"(/(?:my-games/sign-in|my-games/sign-out-everywhere|new/created|open/join"

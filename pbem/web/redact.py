@@ -29,8 +29,11 @@ from pbem import logs
 # form's key (`key`), a mailed link that acts once (`link`), the signature of a feed
 # entry's link to its seat (`signature`).
 SECRET = frozenset({"token", "feed", "key", "link", "signature"})
-# The route variables that are shown in the logs as they are.
-SHOWN = frozenset({"game_id", "game", "code", "number", "filename", "seat", "slug", "table_id"})
+# The route variables that are shown in the logs as they are (`cid`: a picture's
+# Content-ID in a mail the development catcher caught).
+SHOWN = frozenset(
+    {"game_id", "game", "code", "number", "filename", "seat", "slug", "table_id", "cid"}
+)
 HIDDEN = "[hidden]"
 
 _SECRET_ATOMS = frozenset(

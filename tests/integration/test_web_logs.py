@@ -151,6 +151,7 @@ def test_the_logs_own_patterns_hide_the_secret_of_every_route_and_nothing_else(w
     shown["seat"] = 1
     shown["slug"] = "AbCdEfGhIjKlMnOp"
     shown["table_id"] = "AbCdEfGhIjKl"
+    shown["cid"] = "turn-picture@pbem.test"
     secrets = 0
     for rule in app.url_map.iter_rules():
         values = {n: secret if n in redact.SECRET else shown[n] for n in rule.arguments}

@@ -49,6 +49,7 @@ SHOWN_VALUES = {
     "seat": "1",
     "slug": "AbCdEfGhIjKlMnOp",
     "table_id": "AbCdEfGhIjKl",
+    "cid": "turn-picture@pbem.test",
 }
 VARIABLE = re.compile(r"<(?:[^:>]+:)?(\w+)>")
 _numbers = itertools.count()
