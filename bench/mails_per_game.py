@@ -14,7 +14,7 @@ was over (anything but the game-over mail itself).
 
 "Before" is this game without the page's acknowledgement (the page reads, the
 server is not told), or, with --before-from PATH, the same bench run on the code
-at PATH (e.g. an export of the main branch: `git archive main | tar -x -C PATH`).
+at PATH (e.g. the code of an earlier commit: `git archive COMMIT | tar -x -C PATH`).
 """
 
 from __future__ import annotations
