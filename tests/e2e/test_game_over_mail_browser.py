@@ -64,7 +64,8 @@ def _game_over_mails(site, game_id: str) -> dict[str, int]:
         found = {
             m["To"].addresses[0].addr_spec: n
             for n, m in enumerate(site.mails(), 1)
-            if m["X-Pbem-Kind"] == "game_over" and game_id in m["Subject"]
+            # a game's mails thread under its id (the subject names it by its players)
+            if m["X-Pbem-Kind"] == "game_over" and f"<game-{game_id}-" in m["References"]
         }
         if len(found) == 2:
             return found

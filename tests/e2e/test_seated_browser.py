@@ -22,7 +22,8 @@ def test_the_creator_who_plays_lands_on_their_seat(site, browser, shoot):
     page.wait_for_url("**/g/*")
     (game,) = site.parts.service.games()
     assert page.url == f"{site.url}/g/{game.id}"
-    assert page.title() == "Friday mall, against Random bot (Mall) — Mall by mail"
+    # her turn first: the tab says so before the name
+    assert page.title() == "(your turn) Friday mall, against Random bot (Mall) — Mall by mail"
     assert page.locator(".mall-card.yours").count() == 1  # Ann's own seat
     assert game.id in page.locator("h1 .game-id").inner_text()
     shoot(page, "creator-seated")

@@ -42,7 +42,7 @@ def icon(page) -> str:
 def test_the_tab_says_your_turn_and_every_page_counts_the_games_waiting(tour, browser):
     # Ann's browser holds her seat (her turn) and Cy's in the nim game (her turn too)
     page = tour.enter(browser, DESKTOP)
-    assert page.title().startswith("(your turn) (2) Game ")
+    assert re.match(r"\(your turn\) \(2\) [^(]+ \(Mall\) — Mall by mail$", page.title())
     assert icon(page).endswith("/static/favicon-turn.svg")
     assert page.locator("header .waiting-count .badge").inner_text() == "2"
     page.goto(f"{tour.site.url}/rules")
@@ -58,17 +58,17 @@ def test_the_tab_says_your_turn_and_every_page_counts_the_games_waiting(tour, br
     choose_a_cell(page)
     page.locator("#confirm").click()
     assert page.locator(".flash").inner_text().startswith("You played ")
-    assert page.title().startswith("(1) Game ")
+    assert re.match(r"\(1\) [^(]+ \(Mall\) — Mall by mail$", page.title())
     assert icon(page).endswith("/static/favicon.svg")
     # a spectator's browser is told nothing
     stranger = browser.new_context(viewport=DESKTOP).new_page()
     stranger.goto(f"{tour.site.url}/g/{tour.mall}/watch")
-    assert stranger.title().startswith("Game ")
+    assert re.match(r"[^(]+ \(Mall\) — Mall by mail$", stranger.title())
     assert stranger.locator("header .waiting-count").count() == 1
     assert stranger.locator("header .waiting-count").is_hidden()
     # in German
     page.goto(f"{tour.site.url}/language/de?next=/g/{tour.nim}")
-    assert page.title().startswith("(du bist am Zug) Partie ")
+    assert re.match(r"\(du bist am Zug\) [^(]+ \(Nim\) — ", page.title())
     assert page.errors == []
 
 
@@ -84,7 +84,7 @@ def test_the_title_and_favicon_follow_the_turn_live_without_a_reload(site, brows
     game_id = created.game_id
     ben = browser.new_context(viewport=DESKTOP).new_page()
     ben.goto(f"{site.url}/g/{game_id}/{tokens[2]}")
-    assert ben.title().startswith("Game ")
+    assert ben.title() == "Ann vs Ben (Nim) — Mall by mail"
     assert icon(ben).endswith("/static/favicon.svg")
     # Ben is at the page (typing a chat line), so it does not reload under him
     ben.evaluate("window.stayed = true")
@@ -93,7 +93,7 @@ def test_the_title_and_favicon_follow_the_turn_live_without_a_reload(site, brows
     site.parts.service.submit_action(
         game_id, tokens[1], site.parts.service.legal(game_id, 1)[0], doc["seq"]
     )
-    expect(ben).to_have_title(re.compile(r"^\(your turn\) Game "), timeout=10_000)
+    expect(ben).to_have_title("(your turn) Ann vs Ben (Nim) — Mall by mail", timeout=10_000)
     assert icon(ben).endswith("/static/favicon-turn.svg")
     assert ben.evaluate("window.stayed === true")  # no reload: the title moved alone
     assert ben.locator("header .waiting-count .badge").inner_text() == "1"
