@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
+from pbem.store import people  # noqa: F401 - its tables join the metadata
 from pbem.store.tables import SQLModel
 
 config = context.config

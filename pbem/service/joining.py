@@ -23,7 +23,8 @@ from pbem import i18n
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
 from pbem.store.events import timestamp
-from pbem.store.tables import OpenJoin, core_table
+from pbem.store.people import OpenJoin
+from pbem.store.tables import core_table
 
 from . import rows
 from .addresses import address_key, checked_address

@@ -23,7 +23,8 @@ from pbem.games import NAMES, SetupError, plugin
 from pbem.games.names import bot_name
 from pbem.i18n import gettext as _
 from pbem.store.events import parse_timestamp, timestamp
-from pbem.store.tables import OpenTable, core_table
+from pbem.store.people import OpenTable
+from pbem.store.tables import core_table
 
 from . import options as game_options
 from . import queries

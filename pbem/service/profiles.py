@@ -15,7 +15,8 @@ from sqlalchemy import delete, func, insert, select, update
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
 from pbem.store.events import timestamp
-from pbem.store.tables import Profile, core_table
+from pbem.store.people import Profile
+from pbem.store.tables import core_table
 
 from . import archive, rows
 from .addresses import address_key

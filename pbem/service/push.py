@@ -23,7 +23,8 @@ from sqlalchemy import ColumnElement, and_, delete, exists, func, insert, or_, s
 from pbem.i18n import gettext as _
 from pbem.store.database import Database
 from pbem.store.events import mail_choices, parse_timestamp, timestamp
-from pbem.store.tables import PushSubscription, core_table
+from pbem.store.people import PushSubscription
+from pbem.store.tables import core_table
 
 from . import rows
 from .errors import BadRequest

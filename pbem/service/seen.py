@@ -18,7 +18,8 @@ from sqlalchemy.sql.expression import Insert
 from pbem.i18n import gettext as _
 from pbem.store.events import TABLE_TALK, mail_choices
 from pbem.store.log import EVENTS
-from pbem.store.tables import SeatSeen, core_table
+from pbem.store.people import SeatSeen
+from pbem.store.tables import core_table
 
 from . import rows
 from .errors import BadRequest

@@ -14,6 +14,7 @@ from sqlalchemy import Connection, inspect, text
 
 from pbem import resources
 
+from . import people  # noqa: F401 - its tables join the metadata compared
 from .database import Database
 from .tables import SQLModel
 

@@ -54,10 +54,7 @@ def _state() -> dict[str, Any]:
                 "type": ["integer", "null"],
                 "description": "The `before` cursor of the lines before `chat` (null: none)",
             },
-            "name": {
-                "type": ["string", "null"],
-                "description": "The name its creator gave the game (null: called by its players)",
-            },
+            "name": {"type": ["string", "null"], "description": "Its creator's name for it"},
         },
         "oneOf": [
             {

@@ -147,7 +147,8 @@ def test_the_creator_fills_the_table_with_bots_or_cancels_it(site, mailbox):
     game_id = parts.service.open_table_view(table_id)["game_id"]
     assert game_id is not None
     deliver(parts, smtp)
-    assert any(game_id in m["Subject"] for m in to(kept, "ann@example.com"))
+    # the new game's invitation (its mails thread under the game's id)
+    assert any(f"<game-{game_id}-" in m["References"] for m in to(kept, "ann@example.com"))
 
     other, other_secret = open_table(client)
     manage = f"/open/{other}/manage/{other_secret}"
