@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.games.names import said_name
 from pbem.i18n import gettext as _
 
 from .errors import BadRequest
@@ -44,7 +45,9 @@ def checked(given: Any) -> str | None:
 
 
 def listed(names: Sequence[str]) -> str:
-    """Names as a sentence lists them: "Ben", "Ben and Cy", "Ben, Cy and Dee"."""
+    """Names as a sentence lists them: "Ben", "Ben and Cy", "Ben, Cy and Dee" (a
+    bot's own name in the reader's language)."""
+    names = [said_name(name) for name in names]
     if not names:
         return ""
     if len(names) == 1:
@@ -53,11 +56,13 @@ def listed(names: Sequence[str]) -> str:
 
 
 def called(name: str | None, players: Sequence[str]) -> str:
-    """What the game is called: its given name, else its players' names."""
+    """What the game is called: its given name, else its players' names (a bot's
+    in the reader's language)."""
     if name:
         return name
     if len(players) == 2:
-        return _("%(one)s vs %(other)s", one=players[0], other=players[1])
+        one, other = (said_name(player) for player in players)
+        return _("%(one)s vs %(other)s", one=one, other=other)
     return listed(players)
 
 
