@@ -119,7 +119,12 @@ def site(database_url, tmp_path, worker_id):
 
 
 def _turn_mails(mailbox) -> Counter:
-    return Counter(_seat_of(m) for m in list(mailbox.messages) if m["X-Pbem-Kind"] == "your_turn")
+    """Each seat's mails that told it its turn (the first mover's invitation too)."""
+    return Counter(
+        _seat_of(m)
+        for m in list(mailbox.messages)
+        if m["X-Pbem-Kind"] == "your_turn" or m["Subject"].endswith("it is your turn")
+    )
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)

@@ -78,20 +78,20 @@ def test_the_seat_to_move_reads_your_turn_first_and_nobody_else_does(site):
     assert ben.get(f"/g/{game_id}/{tokens[2]}").status_code == 302
 
     title, icon = title_and_icon(ann, f"/g/{game_id}")
-    assert title.startswith("(your turn) Game ")  # one game waits, this one: no "(1)"
+    assert title == "(your turn) Ann vs Ben (Mall) — Mall by mail"  # one waits, this: no (1)
     assert icon.endswith("/static/favicon-turn.svg")
     title, icon = title_and_icon(ben, f"/g/{game_id}")
-    assert title.startswith("Game ") and icon.endswith("/static/favicon.svg")
+    assert title == "Ann vs Ben (Mall) — Mall by mail" and icon.endswith("/static/favicon.svg")
     assert title_and_icon(stranger, "/rules")[0] == "Rules — Mall by mail"
     # in German too
     ann.get(f"/language/de?next=/g/{game_id}")
     german = title_and_icon(ann, f"/g/{game_id}")[0]
-    assert german.startswith("(du bist am Zug) Partie "), german
+    assert german.startswith("(du bist am Zug) Ann gegen Ben ("), german
 
     play(parts, game_id, tokens, 1)
-    assert title_and_icon(ann, f"/g/{game_id}")[0].startswith("Partie ")
+    assert title_and_icon(ann, f"/g/{game_id}")[0].startswith("Ann gegen Ben (")
     title, icon = title_and_icon(ben, f"/g/{game_id}")
-    assert title.startswith("(your turn) Game ") and icon.endswith("favicon-turn.svg")
+    assert title.startswith("(your turn) Ann vs Ben (") and icon.endswith("favicon-turn.svg")
 
 
 def test_a_seat_handed_on_or_forgotten_counts_nothing(site):
