@@ -18,6 +18,7 @@ from support import free_port
 # What answers without the database: the shipped files, the rules, forms before they
 # are sent, the language switch, and addresses that name nothing.
 NO_DATABASE = ("/static/", "/games/", "/rules", "/language/", "/feeds/", "/api/openapi.json")
+NO_DATABASE += ("/push-sw.js",)  # the push service worker, a file
 # The health routes answer for themselves: /healthz 200, /metrics without the
 # database's gauges, /readyz its own 503 naming the database.
 HEALTH = ("/healthz", "/readyz", "/metrics")
@@ -25,7 +26,7 @@ NO_DATABASE_PAGES = {"/new", "/my-games", "/my-games/live", "/admin/sign-in"} | 
     f"/my-games/{what}/Zx9q-{n}_SeCrEt"
     for what in ("sign-in", "sign-out-everywhere")
     for n in range(9)
-}
+} | {"/open/join/Zx9q-6_SeCrEt"}  # a mailed link's button page reads nothing until pressed
 
 
 @pytest.fixture
