@@ -31,10 +31,10 @@ from typing import Any
 from sqlalchemy import text
 
 from pbem.config import load_settings
+from pbem.events import timestamp
 from pbem.service import PlayerSpec, Service
 from pbem.store import log
 from pbem.store.database import Database
-from pbem.store.events import timestamp
 
 BATCH = 20_000
 MIX = (  # (share of the games in play, kind)

@@ -22,6 +22,7 @@ from sqlalchemy import Row
 
 from pbem import i18n, resources
 from pbem.config import Settings
+from pbem.events import MOVE_TYPES, UndoDone, parse_timestamp
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
 from pbem.service import Happened, Service, naming
@@ -30,7 +31,6 @@ from pbem.service.history import PRIVATE, lapse_reason
 from pbem.service.moment import Moment
 from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
-from pbem.store.events import MOVE_TYPES, UndoDone, parse_timestamp
 
 from .invite import invitation_mail
 from .pictures import Pictures

@@ -27,13 +27,13 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from pbem import i18n, logs
 from pbem.config import Settings
+from pbem.events import MOVE_TYPES, UndoDone
 from pbem.i18n import gettext as _
 from pbem.service import Illegal, Service, ServiceError, Stale
 from pbem.service.errors import SeatLink
 from pbem.service.inbox import PER_SENDER_PER_HOUR, TOO_MANY, Inbox, ledger_key
 from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
-from pbem.store.events import MOVE_TYPES, UndoDone
 
 from . import answers, headers, replyto, tablereply, talk
 from .answers import MAX_LINE

@@ -13,10 +13,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, func, select, update
 
+from pbem.events import SeatReplaced, parse_timestamp, timestamp
 from pbem.i18n import gettext as _
 from pbem.store import heartbeats
 from pbem.store.database import Database
-from pbem.store.events import SeatReplaced, parse_timestamp, timestamp
 from pbem.store.tables import Event, core_table
 
 from . import rows

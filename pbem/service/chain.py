@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games import get
-from pbem.store import log
-from pbem.store.events import (
+from pbem.events import (
     CHAIN_V2,
     Envelope,
     EventError,
@@ -21,6 +19,8 @@ from pbem.store.events import (
     canonical_json,
     commitment,
 )
+from pbem.games import get
+from pbem.store import log
 
 from .history import PRIVATE, seat_of
 from .unit import Context

@@ -18,13 +18,13 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from pbem.events import Envelope, decode, timestamp
+from pbem.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
 from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.store import talk
-from pbem.store.events import Envelope, decode, timestamp
-from pbem.store.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
 
 from . import options, policy, queries, rows
 from .errors import BadRequest, Forbidden, TooMany

@@ -23,9 +23,9 @@ from sqlalchemy.pool import NullPool
 
 from pbem import logs
 from pbem.config import DEV_SECRET_KEY, Settings
+from pbem.events import timestamp
 from pbem.store import heartbeats, migrate
 from pbem.store.database import Database
-from pbem.store.events import timestamp
 from pbem.store.tables import Outbox, core_table
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"

@@ -14,11 +14,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from pbem import i18n
-from pbem.games import NAMES, SetupError, plugin
-from pbem.games import Game as Rules
-from pbem.i18n import gettext as _
-from pbem.store import log
-from pbem.store.events import (
+from pbem.events import (
     CHAIN,
     CHAIN_V1,
     CHAIN_V2,
@@ -28,6 +24,10 @@ from pbem.store.events import (
     Player,
     encode,
 )
+from pbem.games import NAMES, SetupError, plugin
+from pbem.games import Game as Rules
+from pbem.i18n import gettext as _
+from pbem.store import log
 
 from . import invitations, naming, policy, queries
 from . import options as game_options

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.events import Event
 from pbem.i18n import gettext as _
-from pbem.store.events import Event
 
 
 class ServiceError(Exception):
@@ -47,7 +47,7 @@ class Illegal(ServiceError):
 @dataclass
 class Happened:
     """One event told as a sentence: to a stale caller, in logs, pages and mails.
-    `event` is the typed event (`pbem.store.events`): ask it with isinstance."""
+    `event` is the typed event (`pbem.events`): ask it with isinstance."""
 
     seq: int
     event: Event

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from sqlalchemy import func, select, tuple_
 
-from pbem.store.events import parse_timestamp
+from pbem.events import parse_timestamp
 from pbem.store.log import EVENTS
 
 from . import rows

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from pbem.store.events import timestamp
+from pbem.events import timestamp
 from pbem.store.tables import Feed, core_table
 
 from . import rows

@@ -15,9 +15,9 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from sqlalchemy import Connection, func, select
 
+from pbem.events import parse_timestamp
 from pbem.metrics import word
 from pbem.store.database import Database
-from pbem.store.events import parse_timestamp
 from pbem.store.heartbeats import HEARTBEATS, SWEEP_RUNS
 
 from .health import worker_alive

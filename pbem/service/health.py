@@ -25,9 +25,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, select, text
 
 from pbem.config import Settings
+from pbem.events import parse_timestamp
 from pbem.store import migrate
 from pbem.store.database import Database
-from pbem.store.events import parse_timestamp
 from pbem.store.heartbeats import HEARTBEATS
 
 log = logging.getLogger(__name__)

@@ -9,11 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import i18n
-from pbem.games import Game
-from pbem.games.names import said_name
-from pbem.i18n import N_, ngettext, pgettext
-from pbem.i18n import gettext as _
-from pbem.store.events import (
+from pbem.events import (
     ActionTaken,
     Envelope,
     Event,
@@ -36,6 +32,10 @@ from pbem.store.events import (
     UndoRequested,
     VacationStarted,
 )
+from pbem.games import Game
+from pbem.games.names import said_name
+from pbem.i18n import N_, ngettext, pgettext
+from pbem.i18n import gettext as _
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from typing import Any, Final, Literal
 from sqlalchemy import Connection, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
+from pbem.events import timestamp
 from pbem.store.database import Database
-from pbem.store.events import timestamp
 from pbem.store.tables import InboundMail, core_table
 
 from . import rows

@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, func, select
 
+from pbem.events import timestamp
 from pbem.i18n import gettext as _
-from pbem.store.events import timestamp
 
 from .errors import TooMany
 from .rows import OUTBOX

@@ -20,9 +20,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from pbem import i18n
+from pbem.events import timestamp
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
-from pbem.store.events import timestamp
 from pbem.store.people import OpenJoin
 from pbem.store.tables import core_table
 

@@ -12,12 +12,12 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from pbem import metrics
+from pbem.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
+from pbem.events.kinds import TALK
 from pbem.games import Game as Rules
 from pbem.games import IllegalAction, NotationError, get, plugin
 from pbem.i18n import gettext as _
 from pbem.store import log, states
-from pbem.store.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
-from pbem.store.events.kinds import TALK
 
 from . import history, policy, rows, undo
 from .errors import Accepted, BadRequest, Forbidden, Illegal, NotFound, ServiceError, Stale

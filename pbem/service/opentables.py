@@ -19,10 +19,10 @@ from typing import Any
 
 from sqlalchemy import and_, func, insert, select, update
 
+from pbem.events import parse_timestamp, timestamp
 from pbem.games import NAMES, SetupError, plugin
 from pbem.games.names import bot_name
 from pbem.i18n import gettext as _
-from pbem.store.events import parse_timestamp, timestamp
 from pbem.store.people import OpenTable
 from pbem.store.tables import core_table
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, case, exists, func, or_, select, update
 
+from pbem.events import timestamp
 from pbem.store.database import Database, Statement
-from pbem.store.events import timestamp
 
 from . import digests, rows, seen
 from .addresses import NotAnAddress, checked_address

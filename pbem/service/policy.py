@@ -15,9 +15,7 @@ from typing import Any
 from sqlalchemy import select
 
 from pbem import i18n
-from pbem.games import Game as Rules
-from pbem.store import log
-from pbem.store.events import (
+from pbem.events import (
     GameCreated,
     Holder,
     LanguageChosen,
@@ -27,6 +25,8 @@ from pbem.store.events import (
     parse_timestamp,
     timestamp,
 )
+from pbem.games import Game as Rules
+from pbem.store import log
 
 from . import push, rows
 from .errors import SeatLink

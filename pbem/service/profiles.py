@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 
+from pbem.events import timestamp
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
-from pbem.store.events import timestamp
 from pbem.store.people import Profile
 from pbem.store.tables import core_table
 

@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import ColumnElement, and_, delete, exists, func, insert, or_, select, update
 
+from pbem.events import mail_choices, parse_timestamp, timestamp
 from pbem.i18n import gettext as _
 from pbem.store.database import Database
-from pbem.store.events import mail_choices, parse_timestamp, timestamp
 from pbem.store.people import PushSubscription
 from pbem.store.tables import core_table
 

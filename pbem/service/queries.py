@@ -11,12 +11,12 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from pbem.events import TALK, UndoAnswered, UndoRequested, parse_timestamp
 from pbem.games import Game as Rules
 from pbem.games import get
 from pbem.games.names import said_players
 from pbem.i18n import gettext as _
 from pbem.store import log, states
-from pbem.store.events import TALK, UndoAnswered, UndoRequested, parse_timestamp
 
 from . import history, rows
 from . import options as game_options

@@ -13,10 +13,7 @@ from datetime import timedelta
 
 from sqlalchemy import Connection
 
-from pbem.games import get
-from pbem.i18n import gettext as _
-from pbem.store import log
-from pbem.store.events import (
+from pbem.events import (
     REMATCH_TYPES,
     Envelope,
     RematchAccepted,
@@ -25,6 +22,9 @@ from pbem.store.events import (
     RematchStarted,
     parse_timestamp,
 )
+from pbem.games import get
+from pbem.i18n import gettext as _
+from pbem.store import log
 
 from . import create, policy, rows
 from . import options as game_options

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.events import Envelope, SeatResigned
 from pbem.games import Game, get, plugin
 from pbem.games.base import RESIGN_CHOICES
 from pbem.i18n import gettext as _
 from pbem.store import log
-from pbem.store.events import Envelope, SeatResigned
 
 from . import policy, rows
 from .errors import BadRequest

@@ -7,7 +7,8 @@ from typing import Any, TypeAlias
 
 from sqlalchemy import Connection, Row, bindparam, insert, select
 
-from pbem.store.database import Statement, json_text
+from pbem.events.jsontext import json_text
+from pbem.store.database import Statement
 from pbem.store.tables import Game, Outbox, Seat, core_table
 
 from .notices import Kind, kind_of

@@ -8,11 +8,7 @@ from datetime import timedelta
 from sqlalchemy.exc import IntegrityError
 
 from pbem import i18n
-from pbem.games import get, plugin
-from pbem.i18n import gettext as _
-from pbem.i18n import ngettext
-from pbem.store import log
-from pbem.store.events import (
+from pbem.events import (
     MAIL_CHOICES,
     MAIL_TOPICS,
     Envelope,
@@ -24,6 +20,10 @@ from pbem.store.events import (
     mail_choices,
     timestamp,
 )
+from pbem.games import get, plugin
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
+from pbem.store import log
 
 from . import options as game_options
 from . import policy, rows

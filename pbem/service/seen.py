@@ -15,8 +15,8 @@ from sqlalchemy import Connection, and_, bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.expression import Insert
 
+from pbem.events import TABLE_TALK, mail_choices
 from pbem.i18n import gettext as _
-from pbem.store.events import TABLE_TALK, mail_choices
 from pbem.store.log import EVENTS
 from pbem.store.people import SeatSeen
 from pbem.store.tables import core_table

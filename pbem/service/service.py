@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from pbem.config import Settings
+from pbem.events import CHAIN, Envelope
 from pbem.store.database import Database
-from pbem.store.events import CHAIN, Envelope
 
 from . import chain, chat, create, logfile, moves, queries, seats, seen, undo
 from .cache import StateCache

@@ -34,8 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
+from pbem.events import parse_timestamp, timestamp
 from pbem.store.database import Database
-from pbem.store.events import parse_timestamp, timestamp
 from pbem.store.tables import Seat, SeatSession, SignIn, core_table
 
 from .tokens import seat_token, token_hash

@@ -22,9 +22,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from pbem import i18n
+from pbem.events import timestamp
 from pbem.i18n import N_
 from pbem.i18n import gettext as _
-from pbem.store.events import timestamp
 from pbem.store.tables import LinkRequest, SignIn, SignOutLink, core_table
 
 from . import rows

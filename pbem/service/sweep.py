@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import exists, select, text
 
-from pbem.store.events import GAME_CREATED, MOVES, UNDO_DONE, parse_timestamp, timestamp
+from pbem.events import GAME_CREATED, MOVES, UNDO_DONE, parse_timestamp, timestamp
 from pbem.store.tables import Event, core_table
 
 from . import options as game_options

@@ -4,7 +4,7 @@ running game (`resign`), and playing the same game again once it is over
 
 from __future__ import annotations
 
-from pbem.store.events import Envelope
+from pbem.events import Envelope
 
 from . import rematch, resign
 from .rematch import Offer

@@ -10,11 +10,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from pbem.games import Game as Rules
-from pbem.games import get, plugin
-from pbem.i18n import gettext as _
-from pbem.store import log, states
-from pbem.store.events import (
+from pbem.events import (
     TALK,
     ActionTaken,
     Envelope,
@@ -25,6 +21,10 @@ from pbem.store.events import (
     moves_in_force,
     parse_timestamp,
 )
+from pbem.games import Game as Rules
+from pbem.games import get, plugin
+from pbem.i18n import gettext as _
+from pbem.store import log, states
 
 from . import history, policy, rows
 from .errors import BadRequest, Happened

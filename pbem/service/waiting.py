@@ -10,8 +10,8 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
+from pbem.events import timestamp
 from pbem.store.database import Database
-from pbem.store.events import timestamp
 from pbem.store.tables import Game, Seat, SeatSession, core_table
 
 from .sessions import IDLE, sign_in_alive

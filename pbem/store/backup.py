@@ -19,8 +19,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import delete, inspect, literal, select, table, text
 from sqlalchemy.engine import make_url
 
+from pbem.events import timestamp
+
 from .database import Database
-from .events import timestamp
 from .heartbeats import HEARTBEATS
 from .migrate import alembic_config
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .events import CHAIN_V1, CHAIN_V2, GENESIS, commitment, event_hash, link_hash
+from pbem.events import CHAIN_V1, CHAIN_V2, GENESIS, commitment, event_hash, link_hash
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _SALT = re.compile(r"[0-9a-f]{32,128}")

@@ -9,9 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games import Game, IllegalAction
-
-from .events import (
+from pbem.events import (
     MOVE_TYPES,
     MOVES,
     SEAT_RESIGNED,
@@ -21,6 +19,7 @@ from .events import (
     SeatResigned,
     UndoDone,
 )
+from pbem.games import Game, IllegalAction
 
 # The events that change the rules state; the others are not even decoded here, so
 # that history still walks past one this server cannot read (verify reports it).

@@ -1,6 +1,6 @@
 """Signs of life: each process's heartbeat row, the leases that let one process lead
 (the scheduler's leader lock), and the record of the scheduler's sweeps. Every
-timestamp is the store's ISO text (pbem.store.events.timestamp), so rows compare as
+timestamp is the store's ISO text (pbem.events.timestamp), so rows compare as
 text on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from typing import Any
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from pbem.events import parse_timestamp, timestamp
+
 from .database import Database
-from .events import parse_timestamp, timestamp
 from .tables import Heartbeat, SweepRun, core_table
 
 HEARTBEATS = core_table(Heartbeat)

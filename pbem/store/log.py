@@ -8,8 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select, text
 
-from .database import Statement, json_text
-from .events import (
+from pbem.events import (
     BY_TYPE,
     CHAIN,
     CHAIN_V2,
@@ -24,7 +23,10 @@ from .events import (
     new_salt,
     upcast,
 )
-from .events import Event as Kind
+from pbem.events import Event as Kind
+from pbem.events.jsontext import json_text
+
+from .database import Statement
 from .tables import Event, core_table
 
 EVENTS = core_table(Event)

@@ -10,12 +10,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
-from pbem.games import Game as Rules
-from pbem.games import get
-
-from . import log, talk
-from .database import Statement, state_text
-from .events import (
+from pbem.events import (
     CHAIN_V2,
     GAME_CREATED,
     LANGUAGE_CHOSEN,
@@ -34,6 +29,11 @@ from .events import (
     parse_timestamp,
     timestamp,
 )
+from pbem.games import Game as Rules
+from pbem.games import get
+
+from . import log, talk
+from .database import Statement, state_text
 from .states import Folder, checkpoint, initial_state
 from .tables import Game, Seat, Snapshot, core_table
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select
 
+from pbem.events import TALK, Envelope, GameCreated
 from pbem.games import Game
 
 from . import log
 from .database import Statement
-from .events import TALK, Envelope, GameCreated
 from .fold import Fold, Step, UndoneBeforeBase, fold
 from .tables import Game as GameRow
 from .tables import Snapshot, core_table

@@ -9,8 +9,9 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
+from pbem.events import TABLE_TALK, TALK, Envelope
+
 from .database import Statement
-from .events import TABLE_TALK, TALK, Envelope
 from .log import EVENTS
 from .tables import TalkCount, core_table
 

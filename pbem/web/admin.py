@@ -14,9 +14,9 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, validate_csrf
 
+from pbem.events import parse_timestamp, timestamp
 from pbem.i18n import gettext as _
 from pbem.service import admin
-from pbem.store.events import parse_timestamp, timestamp
 
 from .bearer import bearer_is
 from .context import parts

@@ -19,10 +19,10 @@ from flask import Blueprint, Response, abort, redirect, session, url_for
 from icalendar import Alarm, Calendar, Event
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from pbem.events import parse_timestamp
 from pbem.games import GAMES
 from pbem.i18n import gettext as _
 from pbem.service.dashboard import urgency
-from pbem.store.events import parse_timestamp
 
 from .context import parts, seat_sessions
 

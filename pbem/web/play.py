@@ -22,11 +22,11 @@ from flask import (
 from werkzeug import Response
 
 from pbem import i18n, metrics
+from pbem.events import UndoDone
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.service import BadRequest, Forbidden, Illegal, ServiceError, Stale
 from pbem.service.waiting import waiting
-from pbem.store.events import UndoDone
 
 from . import present
 from .context import parts, seat_sessions

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from pbem.events import GameCreated
 from pbem.games import GAMES
 from pbem.games.base import Pages, Plugin
 from pbem.i18n import gettext as _
 from pbem.service import Happened, Service, ServiceError, naming
-from pbem.store.events import GameCreated
 
 
 def pages_of(doc: dict[str, Any]) -> tuple[Plugin, Pages]:

@@ -5,7 +5,7 @@ see while the game runs."""
 
 from __future__ import annotations
 
-from pbem.store.events import ActionTaken
+from pbem.events import ActionTaken
 
 
 def _game(site) -> tuple[str, dict[int, str]]:

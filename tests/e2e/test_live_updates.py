@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from pbem.events import parse_timestamp
 from pbem.service import PlayerSpec
-from pbem.store.events import parse_timestamp
 
 pytestmark = pytest.mark.live_pages
 WITHIN = 10_000  # ms: polls run every 3 s

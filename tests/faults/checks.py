@@ -18,8 +18,8 @@ from players import HOURS_PER_TURN, Game, Tally
 from sqlmodel import delete, select
 from stack import Stack
 
+from pbem.events import parse_timestamp
 from pbem.service.moves import seat_key
-from pbem.store.events import parse_timestamp
 from pbem.store.tables import Game as GameRow
 from pbem.store.tables import Seat as SeatRow
 from pbem.store.tables import Snapshot

@@ -15,12 +15,12 @@ from sqlalchemy import select as core_select
 from sqlalchemy import update
 from sqlmodel import select
 
+from pbem.events import timestamp
 from pbem.mail import replyto
 from pbem.mail.compose import Composer
 from pbem.mail.inbound import Inbound
 from pbem.service import Created, PlayerSpec, Service, rows
 from pbem.store import migrate
-from pbem.store.events import timestamp
 from pbem.store.tables import Outbox
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

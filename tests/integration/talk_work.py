@@ -9,11 +9,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.events import SpectatorTalk, TableTalk, encode
 from pbem.games import get
 from pbem.service import Service
 from pbem.store import log, talk
 from pbem.store.database import Database
-from pbem.store.events import SpectatorTalk, TableTalk, encode
 
 BATCH = 100  # lines stored in one unit of work
 STEPS = 10  # SQLite's instructions counted as one

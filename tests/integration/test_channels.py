@@ -16,12 +16,12 @@ from celery.contrib.testing.worker import start_worker
 
 from pbem.bootstrap import build
 from pbem.config import load_settings
+from pbem.events import timestamp
 from pbem.service import PlayerSpec, rows
 from pbem.service.delivery import deliver
 from pbem.service.notices import DeliveryFailed, Moot
 from pbem.service.sweep import Work
 from pbem.store import migrate
-from pbem.store.events import timestamp
 from worker.scheduler import hand_out
 
 

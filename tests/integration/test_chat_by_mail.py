@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from aiosmtpd.controller import Controller
 
+from pbem.events import ActionTaken
 from pbem.mail.compose import Composer
 from pbem.mail.deliver import Smtp, deliver_due
-from pbem.store.events import ActionTaken
 
 from support import Kept, Table, free_port
 

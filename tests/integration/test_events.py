@@ -9,10 +9,10 @@ from pathlib import Path
 
 from sqlmodel import col, select
 
+from pbem.events import CHAIN_V1, GENESIS
 from pbem.games.mall import apply, parse, setup
 from pbem.service import PlayerSpec
 from pbem.store import log
-from pbem.store.events import CHAIN_V1, GENESIS
 from pbem.store.tables import Event
 
 from support import token

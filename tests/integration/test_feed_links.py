@@ -11,8 +11,8 @@ from datetime import timedelta
 import pytest
 from icalendar import Calendar
 
+from pbem.events import parse_timestamp
 from pbem.service import PlayerSpec
-from pbem.store.events import parse_timestamp
 
 from support import SHORT, feed_of
 

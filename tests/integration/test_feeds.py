@@ -12,8 +12,8 @@ import pytest
 from icalendar import Calendar
 from sqlalchemy import text
 
+from pbem.events import parse_timestamp
 from pbem.service import PlayerSpec
-from pbem.store.events import parse_timestamp
 
 from support import FEED, SHORT, csrf, feed_of
 

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 from sqlalchemy import select
 
+from pbem.events import MailPreferenceChanged, codec, mail_choices
 from pbem.mail.compose import Composer
 from pbem.service import BadRequest, PlayerSpec
-from pbem.store.events import MailPreferenceChanged, codec, mail_choices
 from pbem.store.tables import Outbox
 
 from support import csrf

@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games import get
-from pbem.games.nim.rules import Take
-from pbem.service import PlayerSpec
-from pbem.store import log, states
-from pbem.store.events import (
+from pbem.events import (
     ActionTaken,
     EventError,
     GameCreated,
@@ -27,6 +23,10 @@ from pbem.store.events import (
     encode,
     stored_payload,
 )
+from pbem.games import get
+from pbem.games.nim.rules import Take
+from pbem.service import PlayerSpec
+from pbem.store import log, states
 from pbem.store.fold import Fold, MoveDoesNotFold, UndoneBeforeBase, fold
 
 from support import token

@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 from sqlmodel import select
 
+from pbem.events import GameCreated, decode
 from pbem.service import BadRequest, PlayerSpec
 from pbem.service.notices import Kind
 from pbem.store import log
-from pbem.store.events import GameCreated, decode
 from pbem.store.tables import Game
 from pbem.store.tables import Outbox as OutboxRow
 

@@ -9,10 +9,10 @@ import pytest
 from alembic import command
 from sqlmodel import select
 
+from pbem.events import LanguageChosen
 from pbem.service import BadRequest, PlayerSpec, ServiceError
 from pbem.service.outbox import Outbox
 from pbem.store import migrate
-from pbem.store.events import LanguageChosen
 from pbem.store.tables import Outbox as OutboxRow
 from pbem.store.tables import Seat
 

@@ -76,8 +76,8 @@ def test_a_players_poll_answers_304_through_a_spectators_line_and_the_page_carri
 
 
 def test_the_last_event_of_other_kinds_with_no_kind_left_out_is_the_head(service):
+    from pbem.events import SpectatorTalk
     from pbem.store import log
-    from pbem.store.events import SpectatorTalk
 
     created = two_players(service, SHORT, public=True)
     game = created.game_id

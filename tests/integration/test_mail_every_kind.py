@@ -9,11 +9,11 @@ from email.policy import SMTP, default
 
 import pytest
 
+from pbem.events import timestamp
 from pbem.games import GAMES
 from pbem.mail.compose import GAME_PARTIALS, WRITERS, Composer, environment, mails_of
 from pbem.service import PlayerSpec, rows
 from pbem.service.notices import Kind
-from pbem.store.events import timestamp
 
 from support import MailWriter
 

@@ -16,11 +16,11 @@ import pytest
 from PIL import Image
 from sqlalchemy import select
 
+from pbem.events import timestamp
 from pbem.games.mall import mails as mall_mails
 from pbem.mail.compose import Composer
 from pbem.service import PlayerSpec, rows
 from pbem.service.notices import Kind
-from pbem.store.events import timestamp
 
 from support import claim_alone
 

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
+from pbem.events import timestamp
 from pbem.games import get
 from pbem.mail.compose import Composer
 from pbem.service import rows
@@ -22,7 +23,6 @@ from pbem.service.moment import moment
 from pbem.service.notices import DeliveryFailed
 from pbem.service.outbox import Outbox
 from pbem.service.unit import Context
-from pbem.store.events import timestamp
 
 from support import SHORT, claim_alone, token, two_players
 

@@ -10,11 +10,11 @@ from email.message import EmailMessage
 
 import pytest
 
+from pbem.events import timestamp
 from pbem.games import GAMES
 from pbem.mail.writing import MAIL_POLICY, SMTP_POLICY, Draft, written, written_out
 from pbem.service import PlayerSpec
 from pbem.service.notices import Kind
-from pbem.store.events import timestamp
 
 from support import MailWriter
 

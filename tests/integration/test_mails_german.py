@@ -17,12 +17,12 @@ from german import english_left, visible_text
 from jinja2 import ChoiceLoader, DictLoader
 
 from pbem import i18n
+from pbem.events import timestamp
 from pbem.games import GAMES
 from pbem.mail.compose import GAME_PARTIALS, Composer, mails_of
 from pbem.mail.wording import time_left, together
 from pbem.service import PlayerSpec
 from pbem.service.notices import Kind
-from pbem.store.events import timestamp
 
 from support import MailWriter, claim_alone
 

@@ -14,10 +14,10 @@ import sqlalchemy as sa
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
+from pbem.events import event_hash
 from pbem.service import rows as rows_module
 from pbem.store import migrate
 from pbem.store.database import Database
-from pbem.store.events import event_hash
 
 from support import migrate_to, two_players
 

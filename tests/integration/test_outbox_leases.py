@@ -13,11 +13,11 @@ from aiosmtpd.controller import Controller
 from celery import Celery
 from kombu.exceptions import OperationalError
 
+from pbem.events import timestamp
 from pbem.service import PlayerSpec
 from pbem.service.delivery import Deliveries, Heartbeat
 from pbem.service.outbox import HANDED, LEASE
 from pbem.service.sweep import Work
-from pbem.store.events import timestamp
 from worker.scheduler import hand_out
 
 from support import SHORT, Kept, free_port

@@ -12,10 +12,10 @@ from datetime import timedelta
 
 from sqlalchemy import func, insert, select, text
 
+from pbem.events import timestamp
 from pbem.service import PlayerSpec
 from pbem.service.sessions import IDLE, SESSIONS, SIGNED_IN, SeatSessions
 from pbem.service.signing import LINK_LIFE, REQUESTS, SIGN_INS, SIGN_OUTS
-from pbem.store.events import timestamp
 from worker import scheduler
 
 PEOPLE = [PlayerSpec(n, f"{n.lower()}@example.com") for n in ("Ann", "Ben", "Cy", "Di")]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.events import SeatResigned
 from pbem.service import BadRequest, Forbidden, PlayerSpec
-from pbem.store.events import SeatResigned
 
 from support import SHORT, outbox, play_out, token, two_players
 

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.events import SeatResigned
 from pbem.service import BadRequest, PlayerSpec
 from pbem.store import log
-from pbem.store.events import SeatResigned
 
 from support import SHORT, token
 

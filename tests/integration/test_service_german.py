@@ -13,9 +13,9 @@ import pytest
 from german import english_left
 
 from pbem import i18n
+from pbem.events import ActionTaken, TurnTimedOut
 from pbem.games import get, plugin
 from pbem.service import PlayerSpec, ServiceError, history
-from pbem.store.events import ActionTaken, TurnTimedOut
 
 from support import SHORT
 

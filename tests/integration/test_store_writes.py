@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 from sqlalchemy import Text, bindparam, cast, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from pbem.events.jsontext import json_text, load_json
 from pbem.games import get
 from pbem.service import PlayerSpec
 from pbem.store import log, migrate, states
-from pbem.store.database import Database, Statement, json_text, load_json, state_text
+from pbem.store.database import Database, Statement, state_text
 from pbem.store.fold import Fold
 from pbem.store.tables import Game, Outbox, Seat, core_table
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 
+from pbem.events.kinds import SpectatorTalk, TableTalk
 from pbem.service import BadRequest, Forbidden, PlayerSpec, Stale
 from pbem.service.errors import TooMany
 from pbem.store import log
-from pbem.store.events.kinds import SpectatorTalk, TableTalk
 from pbem.store.tables import Outbox
 
 from support import SHORT, play_out, token, two_players

@@ -12,11 +12,11 @@ import pytest
 from sqlalchemy import text
 from talk_work import Work, talk_in_bulk
 
+from pbem.events import SpectatorTalk, TableTalk
 from pbem.service import BadRequest, PlayerSpec
 from pbem.service import chat as service_chat
 from pbem.store import migrate, talk
 from pbem.store.database import Database
-from pbem.store.events import SpectatorTalk, TableTalk
 
 from support import SHORT, csrf, migrate_to
 

@@ -28,11 +28,11 @@ from sqlmodel import select
 
 from pbem.bootstrap import build
 from pbem.config import load_settings
+from pbem.events import timestamp
 from pbem.service import PlayerSpec, rows
 from pbem.service.rows import GAMES
 from pbem.service.sweep import Sweeper
 from pbem.service.tokens import token_hash
-from pbem.store.events import timestamp
 from pbem.store.tables import Outbox
 from worker.app import DELIVER
 from worker.scheduler import hand_out

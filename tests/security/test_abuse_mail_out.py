@@ -24,6 +24,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from sqlalchemy import select, update
 
+from pbem.events import EVENT_TYPES, VERSIONS, timestamp
 from pbem.mail import catcher
 from pbem.mail.compose import TEMPLATES, Composer
 from pbem.mail.deliver import Smtp, deliver_due
@@ -31,7 +32,6 @@ from pbem.service import BadRequest, PlayerSpec, Stale, rows
 from pbem.service import history as told
 from pbem.service.outbox import LEASE, MAX_ATTEMPTS, Outbox
 from pbem.service.tokens import token_hash
-from pbem.store.events import EVENT_TYPES, VERSIONS, timestamp
 
 from abuse import examples
 from support import SHORT, claim_alone, token

@@ -13,9 +13,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from pbem.events import event_hash, timestamp
 from pbem.games.mall.content import load
 from pbem.i18n import LANGUAGES
-from pbem.store.events import event_hash, timestamp
 
 from support import SHORT, token
 

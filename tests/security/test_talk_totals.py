@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from pbem.events import event_hash
 from pbem.mail.inbound import Inbound
 from pbem.service import BadRequest, Forbidden, PlayerSpec
 from pbem.service.errors import TooMany
 from pbem.store import log
-from pbem.store.events import event_hash
 from pbem.store.tables import Event
 
 from support import SHORT, Table, csrf

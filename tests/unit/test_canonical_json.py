@@ -16,8 +16,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pbem.store.database import json_text
-from pbem.store.events import canonical_json, event_hash
+from pbem.events import canonical_json, event_hash
+from pbem.events.jsontext import json_text
 
 RECORDED = Path(__file__).parents[1] / "integration" / "recorded" / "mall_v1_events.json"
 

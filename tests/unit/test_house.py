@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from test_layers import IMPORTS, MODULES, ROOT, _cycles
 
+from pbem.events import VERSIONS
 from pbem.games import NAMES
-from pbem.store.events import VERSIONS
 
 NEUTRAL = ("pbem.web", "pbem.mail", "pbem.service", "pbem.cli", "pbem.store", "worker")
 GAME_PACKAGES = tuple(f"pbem.games.{name}" for name in NAMES)
@@ -87,12 +87,12 @@ def _strings(path: Path) -> set[str]:
     return {value for value in found if isinstance(value, str)}
 
 
-def test_event_type_names_live_only_in_the_store():
+def test_event_type_names_live_only_in_the_event_vocabulary():
     names = set(VERSIONS)
-    assert "UndoDone" in names and "UndoDone" in _strings(MODULES["pbem.store.events.kinds"])
+    assert "UndoDone" in names and "UndoDone" in _strings(MODULES["pbem.events.kinds"])
     wrong = {
         module: sorted(_strings(path) & names)
         for module, path in MODULES.items()
-        if not module.startswith("pbem.store") and _strings(path) & names
+        if not module.startswith("pbem.events") and _strings(path) & names
     }
-    assert not wrong, f"ask an event by its class (pbem.store.events), not its name: {wrong}"
+    assert not wrong, f"ask an event by its class (pbem.events), not its name: {wrong}"

@@ -19,6 +19,7 @@ PACKAGES = (
     "pbem.cli",
     "pbem.service",
     "pbem.store",
+    "pbem.events",
     "pbem.games",
 )
 # The foundations (settings, where the package's data lives, the languages) import
@@ -38,14 +39,18 @@ LOWER = {
     "pbem.metrics": set(),  # the Prometheus metrics every layer counts into
     "pbem.catalogs": set(),  # the catalogs' upkeep: the foundations only
     "pbem.games": set(),
-    "pbem.store": {"pbem.games"},
-    "pbem.service": {"pbem.store", "pbem.games"},
-    "pbem.mail": {"pbem.service", "pbem.store", "pbem.games"},
-    "pbem.push": {"pbem.service", "pbem.store", "pbem.games"},  # the Web Push channel
-    "worker": {"pbem.mail", "pbem.push", "pbem.service", "pbem.store", "pbem.games"},
+    # The event vocabulary (typed events, codec, hash chain): below the store, so the
+    # layers that read events need not import the store.
+    "pbem.events": {"pbem.games"},
+    "pbem.store": {"pbem.events", "pbem.games"},
+    "pbem.service": {"pbem.store", "pbem.events", "pbem.games"},
+    # The mails and the pages reach stored data through the service only.
+    "pbem.mail": {"pbem.service", "pbem.events", "pbem.games"},
+    "pbem.push": {"pbem.service", "pbem.store", "pbem.events", "pbem.games"},  # Web Push
+    "worker": {"pbem.mail", "pbem.push", "pbem.service", "pbem.store", "pbem.events", "pbem.games"},
 }
 LOWER["pbem.bootstrap"] = {"worker", *LOWER["worker"]}
-LOWER["pbem.web"] = {"pbem.bootstrap", *LOWER["worker"]}
+LOWER["pbem.web"] = {"pbem.bootstrap", *LOWER["worker"]} - {"pbem.store"}
 LOWER["pbem.cli"] = {"pbem.web", "pbem.bootstrap", *LOWER["pbem.bootstrap"]}
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pbem.store.events import parse_timestamp, timestamp
+from pbem.events import parse_timestamp, timestamp
 
 ZONES = st.builds(
     timezone, st.integers(-23 * 60 + 1, 23 * 60 - 1).map(lambda m: timedelta(minutes=m))

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.store import events
-from pbem.store.events import (
+from pbem import events
+from pbem.events import (
     ActionTaken,
     Envelope,
     EventError,

@@ -11,7 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from pbem.games import get as get_game
 
-from ..database import json_text
+from .jsontext import json_text
 from .kinds import ACTION_TAKEN, BY_TYPE, MAIL_PREFERENCE, VERSIONS, Event
 
 
