@@ -48,7 +48,7 @@ def one_pass(games: list) -> tuple[dict[str, float], int]:
             t3 = clock()
             after = rules.perform(state, checked)
             t4 = clock()
-            rules.narrate(state, checked, after)
+            rules.narrate(state, checked, after, None)
             t5 = clock()
             rules.to_json(checked)
             t6 = clock()

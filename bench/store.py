@@ -64,7 +64,7 @@ def rules_alone(games: list) -> float:
         for seat, action in game.actions:
             checked = rules.check(state, rules.parse(rules.format(action)), seat)
             after = rules.perform(state, checked)
-            rules.narrate(state, checked, after)
+            rules.narrate(state, checked, after, None)
             rules.to_json(checked)
             rules.dump_state(after)
             state = after

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
+from typing import Any
 
 from pbem import i18n
 
 from .base import Game, IllegalAction, NotationError, Plugin, SetupError
 from .names import bot_name
+
+# The rules of any registered game as the server holds them: it never looks inside a
+# game's states and actions, it hands them back to the same game's functions.
+Rules = Game[Any, Any]
 
 _PACKAGES = {"mall": "pbem.games.mall", "nim": "pbem.games.nim"}
 
@@ -46,7 +51,7 @@ for _package in _PACKAGES.values():
 NAMES = tuple(_PACKAGES)
 
 
-def get(name: str) -> Game:
+def get(name: str) -> Rules:
     """The rules of the game registered under `name`; raises KeyError for an unknown one."""
     return GAMES[name].rules
 
@@ -56,7 +61,7 @@ def plugin(name: str) -> Plugin:
     return GAMES[name]
 
 
-def for_log_format(log_format: object) -> Game:
+def for_log_format(log_format: object) -> Rules:
     """The game whose log files carry `log_format` (e.g. "pbem.mall/1")."""
     for name in NAMES:
         game = get(name)
@@ -72,6 +77,7 @@ __all__ = [
     "IllegalAction",
     "NotationError",
     "Plugin",
+    "Rules",
     "SetupError",
     "bot_name",
     "for_log_format",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 
 class IllegalAction(ValueError):
@@ -28,74 +28,107 @@ class SetupError(ValueError):
     """A game that cannot be set up as asked; the message says which part is wrong."""
 
 
-class Game(Protocol):
-    """A game's rules as pure functions over immutable states and actions."""
+S = TypeVar("S")  # a game's state
+A = TypeVar("A")  # a game's action
+
+
+class Game(Protocol[S, A]):
+    """A game's rules as pure functions over immutable states (`S`) and actions (`A`).
+
+    Who acts: `active` is the set of seats the game waits on now. A sequential game
+    (the mall, nim) waits on one seat at a time, and `to_move` is that seat. A game of
+    simultaneous moves (Diplomacy) waits on several: each gets its own turn notice,
+    reminders, timeout action and bot, and leaves the set once it has acted. Such a
+    move may be `sealed`: the other seats learn that it was made, never what, until
+    the game's moment comes (every seat it waited on has acted); then `resolution`
+    is the action the game takes itself, which reveals the sealed moves and resolves
+    them, stored as its own event (actor: the game, seat None)."""
 
     name: str  # e.g. "mall"; stored in GameCreated
     version: str  # engine version, stored in GameCreated
     content: str  # content set, stored in GameCreated
     log_format: str  # e.g. "pbem.mall/1"
 
-    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> Any:
+    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> S:
         """A new game; `options` as the log file's `setup` (seed, supply, ...)."""
 
-    def parse(self, value: str | Mapping[str, Any]) -> Any:
+    def parse(self, value: str | Mapping[str, Any]) -> A:
         """An action from its notation or JSON form; raises NotationError."""
 
-    def check(self, state: Any, action: Any, seat: int | None = None) -> Any:
-        """The canonical action if legal for `seat`; raises IllegalAction."""
+    def check(self, state: S, action: A, seat: int | None = None) -> A:
+        """The canonical action if legal for `seat` (None: whoever may act, or the
+        game itself for its `resolution`); raises IllegalAction. A seat that has made
+        a sealed move may replace it until the game's moment comes."""
 
-    def perform(self, state: Any, action: Any) -> Any:
+    def perform(self, state: S, action: A) -> S:
         """The state after a checked, canonical action."""
 
-    def legal_actions(self, state: Any, seat: int | None = None) -> list[Any]:
-        """The legal actions of the seat to move (or of `seat`: none unless it is the
-        seat to move), canonical and in order."""
+    def legal_actions(self, state: S, seat: int | None = None) -> list[A]:
+        """The legal actions of `seat` (None: of the seat to move of a sequential
+        game), canonical and in order; none for a seat that may not act."""
 
-    def format(self, action: Any) -> str:
+    def format(self, action: A) -> str:
         """The canonical notation of a canonical action."""
 
-    def to_json(self, action: Any) -> dict[str, Any]:
+    def to_json(self, action: A) -> dict[str, Any]:
         """The canonical JSON form of a canonical action."""
 
-    def to_move(self, state: Any) -> int | None:
-        """The seat to move; None once the game is over."""
+    def active(self, state: S) -> frozenset[int]:
+        """The seats the game waits on now; empty once the game is over."""
 
-    def round(self, state: Any) -> int:
+    def to_move(self, state: S) -> int | None:
+        """The one seat to move of a sequential game; None once the game is over, or
+        while several seats may act (use `active`)."""
+
+    def over(self, state: S) -> bool:
+        """Whether the game has ended."""
+
+    def sealed(self, state: S, action: A) -> bool:
+        """Whether `action`, checked in `state`, stays hidden from the other seats
+        (they learn it was made, not what) until the game reveals it."""
+
+    def resolution(self, state: S) -> A | None:
+        """The action the game takes itself now that its moment has come (for
+        Diplomacy: every power it waited on has given orders): it reveals the sealed
+        moves and resolves them. None when nothing is due (always, for a game
+        without sealed moves)."""
+
+    def round(self, state: S) -> int:
         """The current round (the last one once the game is over)."""
 
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """The state document for a seat, or for a spectator (None)."""
 
-    def describe(self, state: Any, seat: int | None) -> str:
+    def describe(self, state: S, seat: int | None) -> str:
         """The position as text, for terminals and mails."""
 
-    def secrets(self, state: Any, seat: int | None) -> set[str]:
+    def secrets(self, state: S, seat: int | None) -> set[str]:
         """Strings the viewer must not see anywhere (hidden ids, the seed)."""
 
-    def bot(self, name: str, seed: str | int | None = None) -> Callable[[Any], Any]:
-        """A bot by name: a function from state to a legal action."""
+    def bot(self, name: str, seed: str | int | None = None) -> Callable[[S, int], A]:
+        """A bot by name: a function from a state and the seat it plays to a legal
+        action of that seat."""
 
-    def narrate(self, before: Any, action: Any, after: Any) -> str:
-        """One line on what a canonical action did, for logs, mails and pages."""
+    def narrate(self, before: S, action: A, after: S, viewer: int | None) -> str:
+        """One line on what a canonical action did, told to `viewer` (a seat, None
+        for a spectator), for logs, mails and pages: a sealed move of another seat
+        says only that it was made."""
 
-    def public_setup(
-        self, setup: Mapping[str, Any], state: Any, seat: int | None
-    ) -> dict[str, Any]:
+    def public_setup(self, setup: Mapping[str, Any], state: S, seat: int | None) -> dict[str, Any]:
         """The log file's `setup` part as the viewer may see it in `state`."""
 
-    def reveals(self, before: Any, after: Any) -> bool:
+    def reveals(self, before: S, after: S) -> bool:
         """Whether going from `before` to `after` showed players something hidden
         (for the mall: a tile drawn from the supply). Such a move is only undone
         when every other player agrees."""
 
-    def on_resign(self, state: Any, seat: int, people: int) -> str:
+    def on_resign(self, state: S, seat: int, people: int) -> str:
         """What happens when the person at `seat` leaves the running game, `people`
         the number of other seats people hold: "bot" (a bot plays the seat on) or
         "end" (the game ends now, see `resign`). Most games answer as
         `default_on_resign` does."""
 
-    def resign(self, state: Any, seat: int) -> Any:
+    def resign(self, state: S, seat: int) -> S:
         """The state once the game ended by `seat` leaving it (`on_resign` said
         "end"): over, with its winners."""
 
@@ -103,11 +136,33 @@ class Game(Protocol):
         """The parts of a game's setup a rematch keeps (never the deal or its seed:
         a rematch draws a new one)."""
 
-    def dump_state(self, state: Any) -> dict[str, Any]:
+    def dump_state(self, state: S) -> dict[str, Any]:
         """The whole state (hidden parts included) as JSON data, for snapshots."""
 
-    def load_state(self, doc: Mapping[str, Any]) -> Any:
+    def load_state(self, doc: Mapping[str, Any]) -> S:
         """A state from `dump_state`'s data."""
+
+
+class Sequential:
+    """What a game of one seat at a time answers for the parts of `Game` made for
+    simultaneous moves: the one seat to move is the set it waits on, and nothing is
+    ever sealed or resolved by the game itself. The mall and nim inherit it."""
+
+    def to_move(self, state: Any) -> int | None:
+        raise NotImplementedError
+
+    def active(self, state: Any) -> frozenset[int]:
+        seat = self.to_move(state)
+        return frozenset() if seat is None else frozenset({seat})
+
+    def over(self, state: Any) -> bool:
+        return self.to_move(state) is None
+
+    def sealed(self, state: Any, action: Any) -> bool:
+        return False
+
+    def resolution(self, state: Any) -> None:
+        return None
 
 
 RESIGN_CHOICES = ("bot", "end")
@@ -129,7 +184,7 @@ class Plugin:
     name: str  # the registry's key, stored in GameCreated
     title: str  # how players call it: "Mall", "Nim"
     blurb: str  # one sentence for the New game page
-    rules: Game
+    rules: Game[Any, Any]
     bots: tuple[str, ...]  # the names `rules.bot` accepts, the first the default
     timeout_bot: str  # the bot that plays a turn whose time ran out
     package: str  # e.g. "pbem.games.mall"

@@ -78,7 +78,11 @@ def read(given: object, seats: int, actions: int, bots: Sequence[str]) -> list[R
 
 
 def apply(
-    game: Game, state: Any, resignation: Resignation, seats: int, earlier: Sequence[Resignation]
+    game: Game[Any, Any],
+    state: Any,
+    resignation: Resignation,
+    seats: int,
+    earlier: Sequence[Resignation],
 ) -> Any:
     """The state after `resignation` (at its place: `state` is the state after the
     file's first `resignation.after` actions, `earlier` the resignations before it):
@@ -86,7 +90,7 @@ def apply(
     (ResignationError) once the game is over, and when the game's rules could not
     have answered so (`on_resign`, for any number of the seats not resigned yet
     being people: the file does not say which seats bots held from the start)."""
-    if game.to_move(state) is None:
+    if game.over(state):
         raise ResignationError(f"{resignation}: the game is over")
     gone = {r.seat for r in earlier}
     others = seats - 1 - len(gone - {resignation.seat})

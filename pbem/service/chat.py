@@ -20,8 +20,7 @@ from sqlalchemy import Connection
 
 from pbem.events import Envelope, decode, timestamp
 from pbem.events.kinds import TALK_TYPES, SpectatorTalk, TableTalk
-from pbem.games import Game as Rules
-from pbem.games import get
+from pbem.games import Rules, get
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.store import talk

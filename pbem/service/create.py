@@ -24,8 +24,7 @@ from pbem.events import (
     Player,
     encode,
 )
-from pbem.games import NAMES, SetupError, plugin
-from pbem.games import Game as Rules
+from pbem.games import NAMES, Rules, SetupError, plugin
 from pbem.i18n import gettext as _
 from pbem.store import log
 

@@ -32,7 +32,7 @@ from pbem.events import (
     UndoRequested,
     VacationStarted,
 )
-from pbem.games import Game
+from pbem.games import Rules as Game
 from pbem.games.names import said_name
 from pbem.i18n import N_, ngettext, pgettext
 from pbem.i18n import gettext as _
@@ -122,7 +122,7 @@ def _created(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) 
 
 
 def _action(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    move = rules.narrate(before, rules.parse(p["action"]), after)
+    move = rules.narrate(before, rules.parse(p["action"]), after, who.you)
     seat = p["seat"]
     if who.mine(seat):
         return _("You played %(move)s", move=move)
@@ -130,7 +130,7 @@ def _action(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -
 
 
 def _timed_out(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
-    move = rules.narrate(before, rules.parse(p["action"]), after)
+    move = rules.narrate(before, rules.parse(p["action"]), after, who.you)
     seat = p["seat"]
     if who.mine(seat):
         return _("You ran out of time and a bot played for you: %(move)s", move=move)

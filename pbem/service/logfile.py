@@ -12,8 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, select
 
 from pbem.events import MOVE_TYPES, Envelope, EventError, SeatResigned, moves_in_force
-from pbem.games import Game as Rules
-from pbem.games import IllegalAction, SetupError, for_log_format, get, plugin, resignations
+from pbem.games import IllegalAction, Rules, SetupError, for_log_format, get, plugin, resignations
 from pbem.games.resignations import Resignation
 from pbem.store import log, projection, states
 from pbem.store.projection import Before

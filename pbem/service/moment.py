@@ -13,8 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from pbem import i18n
-from pbem.games import Game as Rules
-from pbem.games import get
+from pbem.games import Rules, get
 from pbem.games.names import said_players
 
 from . import queries, rows

@@ -14,8 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from pbem import metrics
 from pbem.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
 from pbem.events.kinds import TALK
-from pbem.games import Game as Rules
-from pbem.games import IllegalAction, NotationError, get, plugin
+from pbem.games import IllegalAction, NotationError, Rules, get, plugin
 from pbem.i18n import gettext as _
 from pbem.store import log, states
 
@@ -173,7 +172,7 @@ def move(
     to_move = rules.to_move(after)
     if to_move is not None and seats and is_bot(seats[to_move - 1]):
         tx.bot_turn = (to_move, event.seq)
-    narration = rules.narrate(before, checked, after)
+    narration = rules.narrate(before, checked, after, seat)
     accepted = Accepted(tx.game_id, event.seq, seat, rules.format(checked), narration, event.hash)
     return accepted, after
 
@@ -215,7 +214,7 @@ def _earlier_answer(ctx: Context, conn: Connection, game_id: str, key: str) -> A
         event.seq,
         event.payload["seat"],
         rules.format(action),
-        rules.narrate(before, action, after),
+        rules.narrate(before, action, after, event.payload["seat"]),
         event.hash,
         replayed=True,
     )
@@ -253,7 +252,7 @@ def time_out(
         seats = rows.seats(tx.conn, game_id)
         before = ctx.state(tx.conn, rules, row)
         bot = plugin(row.game).timeout_bot
-        chosen = rules.bot(bot, f"{game_id}/{row.head_seq}")(before)
+        chosen = rules.bot(bot, f"{game_id}/{row.head_seq}")(before, seat)
         policy_name = row.options["timeout_policy"]
         accepted, after = move(
             ctx,
@@ -288,7 +287,7 @@ def play_bot(ctx: Context, game_id: str, seat: int, expected_seq: int) -> Accept
             raise BadRequest(f"seat {seat} is not a bot to move")
         before = ctx.state(tx.conn, rules, row)
         controller = seats[seat - 1].controller
-        chosen = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before)
+        chosen = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before, seat)
         accepted, _ = move(ctx, tx, rules, seats, seat, chosen, before, actor=controller)
     metrics.accepted(row.game, "bot")
     return accepted

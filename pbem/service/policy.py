@@ -25,7 +25,7 @@ from pbem.events import (
     parse_timestamp,
     timestamp,
 )
-from pbem.games import Game as Rules
+from pbem.games import Rules
 from pbem.store import log
 
 from . import push, rows

@@ -12,8 +12,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from pbem.events import TALK, UndoAnswered, UndoRequested, parse_timestamp
-from pbem.games import Game as Rules
-from pbem.games import get
+from pbem.games import Rules, get
 from pbem.games.names import said_players
 from pbem.i18n import gettext as _
 from pbem.store import log, states
@@ -178,7 +177,7 @@ def turn_options_in(rules: Rules, state: Any, seat: int) -> list[dict[str, Any]]
     options = []
     for action in rules.legal_actions(state, seat):
         text = rules.format(action)
-        told = rules.narrate(state, action, rules.perform(state, action))
+        told = rules.narrate(state, action, rules.perform(state, action), seat)
         preview = told.removeprefix(text).removeprefix("; ") or _("nothing else happens")
         options.append({"text": text, "action": rules.to_json(action), "preview": preview})
     return options

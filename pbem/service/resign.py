@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.events import Envelope, SeatResigned
-from pbem.games import Game, get, plugin
+from pbem.games import Rules as Game
+from pbem.games import get, plugin
 from pbem.games.base import RESIGN_CHOICES
 from pbem.i18n import gettext as _
 from pbem.store import log

@@ -21,8 +21,7 @@ from pbem.events import (
     moves_in_force,
     parse_timestamp,
 )
-from pbem.games import Game as Rules
-from pbem.games import get, plugin
+from pbem.games import Rules, get, plugin
 from pbem.i18n import gettext as _
 from pbem.store import log, states
 
@@ -133,7 +132,9 @@ def taken_back(
         return None
     before = states.state_at(conn, rules, game_id, request.back_to)
     action = rules.parse(later[0].payload["action"])
-    return rules.narrate(before, action, rules.perform(before, action)), len(later) - 1
+    return rules.narrate(before, action, rules.perform(before, action), request.seat), len(
+        later
+    ) - 1
 
 
 def _shows_hidden(rules: Rules, before: Any, after: Any, seats: list[Record]) -> bool:

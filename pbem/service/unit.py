@@ -19,8 +19,7 @@ from sqlalchemy import Connection
 
 from pbem.config import Settings
 from pbem.events import CHAIN, GENESIS, Envelope, Event, encode, timestamp
-from pbem.games import Game as Rules
-from pbem.games import get
+from pbem.games import Rules, get
 from pbem.i18n import gettext as _
 from pbem.store import log, projection, states
 from pbem.store.database import Database

@@ -19,7 +19,8 @@ from pbem.events import (
     SeatResigned,
     UndoDone,
 )
-from pbem.games import Game, IllegalAction
+from pbem.games import IllegalAction
+from pbem.games import Rules as Game
 
 # The events that change the rules state; the others are not even decoded here, so
 # that history still walks past one this server cannot read (verify reports it).

@@ -29,8 +29,7 @@ from pbem.events import (
     parse_timestamp,
     timestamp,
 )
-from pbem.games import Game as Rules
-from pbem.games import get
+from pbem.games import Rules, get
 
 from . import log, talk
 from .database import Statement, state_text

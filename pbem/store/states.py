@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, insert, select
 
 from pbem.events import TALK, Envelope, GameCreated
-from pbem.games import Game
+from pbem.games import Rules as Game
 
 from . import log
 from .database import Statement

@@ -278,7 +278,7 @@ def test_a_games_bots_and_timeout_bot_come_from_its_plugin(service, nim_with_oth
     )
     accepted = service.time_out(created.game_id, 1, expected_seq=1)
     chosen = nim_with_other_bots.bot("random", f"{created.game_id}/1")(
-        nim_with_other_bots.setup(["Ann", "Ben"], {"pile": 9})
+        nim_with_other_bots.setup(["Ann", "Ben"], {"pile": 9}), 1
     )
     assert accepted.action == nim_with_other_bots.format(chosen)
     with service.db.read() as s:

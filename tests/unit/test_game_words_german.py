@@ -75,7 +75,7 @@ def options(rules: Any, state: Any, seat: int) -> list[dict[str, Any]]:
     found = []
     for action in rules.legal_actions(state, seat):
         text = rules.format(action)
-        told = rules.narrate(state, action, rules.perform(state, action))
+        told = rules.narrate(state, action, rules.perform(state, action), None)
         preview = told.removeprefix(text).removeprefix("; ") or "-"
         found.append({"text": text, "action": rules.to_json(action), "preview": preview})
     return found
@@ -429,6 +429,6 @@ def test_a_random_game_never_narrates_english_in_german() -> None:
                 break
             action = rng.choice(GAME.legal_actions(state))
             after = GAME.perform(state, action)
-            told = GAME.narrate(state, action, after)
+            told = GAME.narrate(state, action, after, None)
             assert german(told, html=False) == [], told
             state = after

@@ -179,8 +179,8 @@ def test_a_narration_speaks_each_reader_language_in_turn():
     said = {}
     for language in ("en", "de", "en", "de"):
         with i18n.speaking(language):
-            said.setdefault(language, RULES.narrate(before, action, after))
-            assert RULES.narrate(before, action, after) == said[language]
+            said.setdefault(language, RULES.narrate(before, action, after, None))
+            assert RULES.narrate(before, action, after, None) == said[language]
     assert said["en"] != said["de"]
 
 
@@ -217,9 +217,9 @@ def _digests(seed: str, bots: list[str]) -> dict[str, str]:
     parts: dict[str, list[str]] = {"said": [], "sagt": [], "written": [], "stored": []}
     for before, _seat, action, after in moves(seed, bots):
         with i18n.speaking("en"):
-            parts["said"].append(RULES.narrate(before, action, after))
+            parts["said"].append(RULES.narrate(before, action, after, None))
         with i18n.speaking("de"):
-            parts["sagt"].append(RULES.narrate(before, action, after))
+            parts["sagt"].append(RULES.narrate(before, action, after, None))
         written = [RULES.format(action), json.dumps(RULES.to_json(action))]
         written += [str(RULES.to_move(after)), str(RULES.round(after))]
         parts["written"].append(" ".join(written))

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..base import SetupError, default_on_resign
+from ..base import Sequential, SetupError, default_on_resign
 from . import bots, document, logfile, notation, render, rules, snapshot
 from .actions import Action
 from .state import State, setup
@@ -17,7 +17,7 @@ MAX_IDS = 120  # tiles in a supply (the standard content has 96), attractions in
 MAX_ID = 40  # characters of a tile, attraction or card id
 
 
-class MallGame:
+class MallGame(Sequential):
     name = "mall"
     version = "1"
     content = "standard"
@@ -81,11 +81,12 @@ class MallGame:
         }
         return hidden
 
-    def bot(self, name: str, seed: str | int | None = None) -> Callable[[State], Action]:
-        return bots.make_bot(name, seed)
+    def bot(self, name: str, seed: str | int | None = None) -> Callable[[State, int], Action]:
+        play = bots.make_bot(name, seed)
+        return lambda state, seat: play(state)  # a mall bot plays the seat to move
 
-    def narrate(self, before: State, action: Action, after: State) -> str:
-        return render.narrate(before, action, after)
+    def narrate(self, before: State, action: Action, after: State, viewer: int | None) -> str:
+        return render.narrate(before, action, after)  # nothing of a move is sealed
 
     def public_setup(
         self, setup: Mapping[str, Any], state: State, seat: int | None

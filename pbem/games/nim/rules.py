@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.i18n import gettext as _
 
-from ..base import IllegalAction, NotationError, SetupError
+from ..base import IllegalAction, NotationError, Sequential, SetupError
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ MAX_PILE = 10_000  # a game of at most 10,000 moves: every game ends
 MAX_SEED = 200  # characters
 
 
-class Nim:
+class Nim(Sequential):
     name = "nim"
     version = "1"
     content = "-"
@@ -144,15 +144,15 @@ class Nim:
     def secrets(self, state: NimState, seat: int | None) -> set[str]:
         return set()
 
-    def bot(self, name: str, seed: str | int | None = None) -> Callable[[NimState], Take]:
+    def bot(self, name: str, seed: str | int | None = None) -> Callable[[NimState, int], Take]:
         rng = random.Random(seed)
         if name == "random":
-            return lambda state: rng.choice(self.legal_actions(state))
+            return lambda state, seat: rng.choice(self.legal_actions(state, seat))
         if name == "greedy":  # leave a multiple of 4 when possible
-            return lambda state: Take(state.pile % 4 or 1)
+            return lambda state, seat: Take(state.pile % 4 or 1)
         raise ValueError(f"unknown bot {name!r}: bots are random, greedy")
 
-    def narrate(self, before: NimState, action: Take, after: NimState) -> str:
+    def narrate(self, before: NimState, action: Take, after: NimState, viewer: int | None) -> str:
         # the notation of the take, then words
         return f"take {action.count}; " + _("%(pile)s left", pile=after.pile)
 
