@@ -35,6 +35,7 @@ from .kinds import (
     MOVE_TYPES,
     MOVES,
     REMATCH_TYPES,
+    RESOLVED,
     SEAT_REPLACED,
     SEAT_RESIGNED,
     SPECTATOR_TALK,
@@ -59,6 +60,7 @@ from .kinds import (
     RematchClosed,
     RematchOffered,
     RematchStarted,
+    Resolved,
     SeatReplaced,
     SeatResigned,
     SpectatorTalk,
@@ -172,14 +174,14 @@ def parse_timestamp(text: str) -> datetime:
 
 
 def moves_in_force(events: list[Envelope]) -> list[Envelope]:
-    """The moves (actions and timeouts) that count after every undo in `events`:
-    an UndoDone takes back every move after its `back_to`."""
+    """The moves (actions, timeouts and the game's own resolutions) that count after
+    every undo in `events`: an UndoDone takes back every move after its `back_to`."""
     moves: list[Envelope] = []
     for envelope in events:
         if envelope.type not in MOVES and envelope.type != UNDO_DONE:
             continue  # not decoded: nothing else changes which moves count
         event = envelope.event
-        if isinstance(event, MOVE_TYPES):
+        if isinstance(event, (*MOVE_TYPES, Resolved)):
             moves.append(envelope)
         elif isinstance(event, UndoDone):
             moves = [m for m in moves if m.seq <= event.back_to]
@@ -202,6 +204,7 @@ __all__ = [
     "MOVES",
     "MOVE_TYPES",
     "REMATCH_TYPES",
+    "RESOLVED",
     "SALT_BYTES",
     "SEAT_REPLACED",
     "SEAT_RESIGNED",
@@ -230,6 +233,7 @@ __all__ = [
     "RematchClosed",
     "RematchOffered",
     "RematchStarted",
+    "Resolved",
     "SeatReplaced",
     "SeatResigned",
     "SpectatorTalk",

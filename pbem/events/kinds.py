@@ -80,6 +80,20 @@ class TurnTimedOut:
 
 
 @dataclass(frozen=True)
+class Resolved:
+    """The game's own action once its moment came (every seat it waited on has
+    moved): it reveals the sealed moves and resolves them, e.g. a Diplomacy phase's
+    orders and their adjudication. In the game's canonical JSON form, folded like a
+    seat's move; no seat made it."""
+
+    TYPE: ClassVar[str] = "Resolved"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
+
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Holder:
     """The person a seat is handed to, with the hash of the new link."""
 
@@ -327,6 +341,7 @@ Event: TypeAlias = (
     GameCreated
     | ActionTaken
     | TurnTimedOut
+    | Resolved
     | SeatReplaced
     | UndoRequested
     | UndoAnswered
@@ -348,6 +363,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     GameCreated,
     ActionTaken,
     TurnTimedOut,
+    Resolved,
     SeatReplaced,
     UndoRequested,
     UndoAnswered,
@@ -370,6 +386,7 @@ BY_TYPE: dict[str, type[Event]] = {kind.TYPE: kind for kind in EVENT_TYPES}
 GAME_CREATED = GameCreated.TYPE
 ACTION_TAKEN = ActionTaken.TYPE
 TURN_TIMED_OUT = TurnTimedOut.TYPE
+RESOLVED = Resolved.TYPE
 SEAT_REPLACED = SeatReplaced.TYPE
 UNDO_REQUESTED = UndoRequested.TYPE
 UNDO_ANSWERED = UndoAnswered.TYPE
@@ -385,8 +402,8 @@ REMATCH_TYPES = (RematchOffered, RematchAccepted, RematchClosed, RematchStarted)
 
 # The version each type is written at today. Payloads carry it as "v".
 VERSIONS = {kind.TYPE: kind.VERSION for kind in EVENT_TYPES}
-MOVES = (ACTION_TAKEN, TURN_TIMED_OUT)  # the events the rules fold
-MOVE_TYPES = (ActionTaken, TurnTimedOut)  # the same, for isinstance
+MOVES = (ACTION_TAKEN, TURN_TIMED_OUT, RESOLVED)  # the events the rules fold
+MOVE_TYPES = (ActionTaken, TurnTimedOut)  # a seat's moves among them, for isinstance
 # chat lines: never folded, and no move goes stale for them
 TALK: tuple[str, ...] = (TABLE_TALK, SPECTATOR_TALK)
 TALK_TYPES = (TableTalk, SpectatorTalk)

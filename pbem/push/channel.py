@@ -75,7 +75,7 @@ class PushChannel:
         seat = next((s for s in seats if s.seat == row.seat), None)
         if game is None or seat is None or seat.token_sha256 != row.payload.get("holder"):
             raise Moot("the seat has changed hands since this push was written")
-        if kind is Kind.YOUR_TURN and (game.turn != row.seat or game.status != "playing"):
+        if kind is Kind.YOUR_TURN and (not seat.waiting or game.status != "playing"):
             raise Moot("the turn was played before this push went")
         chosen = row.language if row.language in i18n.LANGUAGES else i18n.DEFAULT
         with i18n.speaking(chosen):

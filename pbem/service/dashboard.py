@@ -63,12 +63,14 @@ def prune(ctx: Context) -> dict[str, int]:
 
 
 def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str, Any]:
-    """The game's status, seat to move and its deadline (UTC text or None), and
-    `seq` and `tag`, the last event worth showing `viewer` (a seat, or None for a
-    spectator): not a seat's private choices (so a poll tells no one else that one
-    was made), nor, while the game is on, the spectators' chat on a player's page."""
+    """The game's status, seat to move (`waiting`: every seat the game waits on, of
+    several at once too) and its deadline (UTC text or None), and `seq` and `tag`,
+    the last event worth showing `viewer` (a seat, or None for a spectator): not a
+    seat's private choices (so a poll tells no one else that one was made), nor,
+    while the game is on, the spectators' chat on a player's page."""
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
+        waiting = [s.seat for s in rows.seats(conn, game_id) if s.waiting]
         ignored = history.PRIVATE
         if viewer is not None and row.status == "playing":
             ignored = (*ignored, *history.OFF_THE_LOG)
@@ -78,6 +80,7 @@ def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str,
         "seq": shown,
         "status": row.status,
         "turn": row.turn,
+        "waiting": waiting if row.status == "playing" else [],
         "round": row.round,
         "deadline": row.deadline_at if row.status == "playing" else None,
     }
@@ -105,7 +108,8 @@ def seat_summary(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
         "seq": row.head_seq,
         "turn": row.turn if playing else None,
         "turn_name": names.get(row.turn) if playing and row.turn is not None else None,
-        "yours": playing and row.turn == seat,
+        "waiting": [s.seat for s in seats if s.waiting] if playing else [],
+        "yours": playing and any(s.seat == seat and s.waiting for s in seats),
         "deadline": row.deadline_at if playing else None,
         "last": censor(told[-1].text) if told else "",
         "last_seq": told[-1].seq if told else 1,  # the last event the seat may be told of

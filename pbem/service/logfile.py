@@ -41,7 +41,7 @@ def export_log(ctx: Context, game_id: str, seat: int | None = None) -> dict[str,
     setup = {"players": [p["name"] for p in created["players"]], **created["setup"]}
     in_force = moves_in_force(events)
     actions = [
-        {"seat": m.payload["seat"], "action": rules.format(rules.parse(m.payload["action"]))}
+        {"seat": m.payload.get("seat"), "action": rules.format(rules.parse(m.payload["action"]))}
         for m in in_force
     ]
     return {

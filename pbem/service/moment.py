@@ -69,8 +69,9 @@ class Moment:
         return dict(self.row.options)
 
     def deadline(self, seat: int) -> str | None:
-        """When the seat's turn ends, if it is the seat's turn and the game has one."""
-        deadline: str | None = self.row.deadline_at if self.row.turn == seat else None
+        """When the seat's turn ends, if the game waits on the seat and has one."""
+        waited = any(s.seat == seat and s.waiting for s in self.seats)
+        deadline: str | None = self.row.deadline_at if waited else None
         return deadline
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from pbem import metrics
-from pbem.events import ActionTaken, Event, SeatReplaced, TurnTimedOut
+from pbem.events import ActionTaken, Event, Resolved, SeatReplaced, TurnTimedOut, timestamp
 from pbem.events.kinds import TALK
 from pbem.games import IllegalAction, NotationError, Rules, get, plugin
 from pbem.i18n import gettext as _
@@ -24,6 +24,7 @@ from .queries import happened
 from .rows import Record
 from .unit import BOT, Context, Tx, is_bot, sha256
 
+GAME_ACTOR = "game"  # the actor of the game's own events (Resolved)
 # what may come after the seq a move was chosen at without making it stale
 UNSEEN = (*TALK, *(kind.TYPE for kind in history.PRIVATE))
 
@@ -101,10 +102,9 @@ def _submit_action(
             except NotationError as error:
                 raise Illegal(str(error), {"rule": error.rule, "unreadable": True}) from None
             except IllegalAction as error:
-                to_move = rules.to_move(before)
-                if to_move is None:
+                if rules.over(before):
                     seen.reason = "game_over"
-                elif to_move != seat:
+                elif not rules.legal_actions(before, seat):
                     seen.reason = "not_your_turn"
                 raise Illegal(str(error), {"rule": error.rule}) from None
             accepted, _ = move(
@@ -168,13 +168,23 @@ def move(
     if seats:  # read in this transaction, after nothing that changes a seat
         tx.before.vacations = {s.seat: (s.vacation_from, s.vacation_until) for s in seats}
     event = ctx.record(tx, rules, played, actor, after, key)
-    policy.moved(tx, rules, seats, event.seq, before, after)
-    to_move = rules.to_move(after)
-    if to_move is not None and seats and is_bot(seats[to_move - 1]):
-        tx.bot_turn = (to_move, event.seq)
     narration = rules.narrate(before, checked, after, seat)
     accepted = Accepted(tx.game_id, event.seq, seat, rules.format(checked), narration, event.hash)
+    resolved = event
+    while (due := rules.resolution(after)) is not None:  # the game's moment has come
+        due = rules.check(after, due, None)
+        after = rules.perform(after, due)
+        resolved = ctx.record(tx, rules, Resolved(rules.to_json(due)), GAME_ACTOR, after)
+    policy.moved(tx, rules, seats, resolved.seq, before, after, resolved is not event)
+    tx.bot_turn = next_bot(rules, seats, after, resolved.seq) or tx.bot_turn
     return accepted, after
+
+
+def next_bot(rules: Rules, seats: list[Record], state: Any, seq: int) -> tuple[int, int] | None:
+    """The bot seat the game waits on next, with the seq it plays at, if any (of
+    several at once, the first: its move hands the turn on to the next one)."""
+    bots = sorted(s for s in rules.active(state) if seats and is_bot(seats[s - 1]))
+    return (bots[0], seq) if bots else None
 
 
 def earlier_answer(
@@ -246,11 +256,13 @@ def time_out(
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
         rules = get(row.game)
-        check_expected(tx.conn, rules, row, expected_seq)
-        if row.turn != seat:
-            raise BadRequest(f"seat {seat} is not to move")
-        seats = rows.seats(tx.conn, game_id)
         before = ctx.state(tx.conn, rules, row)
+        waited_on(ctx, tx.conn, rules, row, before, seat, expected_seq)
+        if row.turn is None and not (row.deadline_at and row.deadline_at <= timestamp(ctx.clock())):
+            # several at once: the seq moves on with the others' orders, the phase's
+            # deadline does not
+            raise BadRequest(f"seat {seat}'s deadline has not passed")
+        seats = rows.seats(tx.conn, game_id)
         bot = plugin(row.game).timeout_bot
         chosen = rules.bot(bot, f"{game_id}/{row.head_seq}")(before, seat)
         policy_name = row.options["timeout_policy"]
@@ -281,11 +293,11 @@ def play_bot(ctx: Context, game_id: str, seat: int, expected_seq: int) -> Accept
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
         rules = get(row.game)
-        check_expected(tx.conn, rules, row, expected_seq)
-        seats = rows.seats(tx.conn, game_id)
-        if row.turn != seat or not is_bot(seats[seat - 1]):
-            raise BadRequest(f"seat {seat} is not a bot to move")
         before = ctx.state(tx.conn, rules, row)
+        waited_on(ctx, tx.conn, rules, row, before, seat, expected_seq)
+        seats = rows.seats(tx.conn, game_id)
+        if not is_bot(seats[seat - 1]):
+            raise BadRequest(f"seat {seat} is not a bot to move")
         controller = seats[seat - 1].controller
         chosen = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before, seat)
         accepted, _ = move(ctx, tx, rules, seats, seat, chosen, before, actor=controller)
@@ -300,9 +312,31 @@ def play_bots(ctx: Context, game_id: str) -> list[Accepted]:
         with ctx.reading() as conn:
             row = ctx.row(conn, game_id)
             seats = rows.seats(conn, game_id)
-        if row.turn is None or not is_bot(seats[row.turn - 1]):
+        bots = [s.seat for s in seats if s.waiting and is_bot(s)]
+        if row.status != "playing" or not bots:
             return played
-        played.append(play_bot(ctx, game_id, row.turn, row.head_seq))
+        played.append(play_bot(ctx, game_id, bots[0], row.head_seq))
+
+
+def waited_on(
+    ctx: Context,
+    conn: Connection,
+    rules: Rules,
+    row: Record,
+    state: Any,
+    seat: int,
+    expected: int,
+) -> None:
+    """A turn played for `seat` by the server (its timeout, its bot) stands only while
+    the game waits on the seat. One seat at a time: the turn it was asked at (the
+    game is still at `expected`). Several at once: the seat's part of the phase, which
+    the other seats' orders since do not change."""
+    if rules.to_move(state) is not None or rules.over(state):
+        check_expected(conn, rules, row, expected)
+    elif not 1 <= expected <= row.head_seq:
+        check_expected(conn, rules, row, expected)  # the seq the game never had
+    if seat not in rules.active(state):
+        raise BadRequest(f"seat {seat} is not to move")
 
 
 def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | None) -> None:

@@ -67,11 +67,21 @@ def game_started(
             notice(tx, 1, Kind.YOUR_TURN, first, mover.email, {}, language=mover.language)
 
 
-def moved(tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, after: Any) -> None:
-    """After a move: game over to everyone (and to the people who once held a seat),
-    or the round's scores when a round closed, and the turn to the seat to move."""
-    to_move = rules.to_move(after)
-    if to_move is None:
+def moved(
+    tx: Tx,
+    rules: Rules,
+    seats: list[Record],
+    seq: int,
+    before: Any,
+    after: Any,
+    resolved: bool = False,
+) -> None:
+    """After a move (and what the game `resolved` by itself after it): game over to
+    everyone (and to the people who once held a seat), or the round's scores when a
+    round closed, and the turn to each seat the game now waits on: the seat to move
+    of a sequential game; in a phase of several at once, each seat of a new phase
+    (a seat's orders alone start nothing for the others)."""
+    if rules.over(after):
         for seat in seats:
             to_seat(tx, seq, Kind.GAME_OVER, seat, {})
         for former in former_holders(tx, seats):
@@ -84,8 +94,11 @@ def moved(tx: Tx, rules: Rules, seats: list[Record], seq: int, before: Any, afte
         for seat in seats:
             if choice(seat, Kind.YOUR_TURN) != "every":
                 to_seat(tx, seq, Kind.ROUND_SCORED, seat, {"round": rules.round(before)})
+    waiting = rules.active(after)
+    if rules.to_move(after) is None and not resolved:
+        waiting -= rules.active(before)
     for seat in seats:
-        if seat.seat == to_move:
+        if seat.seat in waiting:
             to_seat(tx, seq, Kind.YOUR_TURN, seat, {})
 
 

@@ -298,7 +298,7 @@ def seat_settings(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
             0,
         ),
         "vacation_until": found.vacation_until,
-        "deadline": row.deadline_at if row.turn == seat else None,
+        "deadline": row.deadline_at if found.waiting else None,
     }
 
 

@@ -44,7 +44,7 @@ def resign(ctx: Context, game_id: str, token: str) -> Envelope:
                 policy.to_seat(tx, event.seq, Kind.RESIGNED, other, payload)
         if ended:
             policy.moved(tx, rules, now, event.seq, before, after)  # the game-over mails
-        elif row.turn == seat.seat:
+        elif seat.waiting:
             tx.bot_turn = (seat.seat, event.seq)
         return event
 

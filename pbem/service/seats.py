@@ -82,8 +82,8 @@ def replace_seat(
             event = ctx.record(tx, rules, LanguageChosen(seat, wanted), actor, state)
         invited = token is not None
         policy.seat_handed(tx, event.seq, seat, spec.email, invited, language=wanted)
-        if row.status == "playing" and row.turn == seat:
-            held = rows.seats(tx.conn, game_id)[seat - 1]
+        held = rows.seats(tx.conn, game_id)[seat - 1]
+        if row.status == "playing" and held.waiting:
             policy.turn_handed(tx, event.seq, held)
             if is_bot(held):
                 tx.bot_turn = (seat, event.seq)
@@ -202,19 +202,21 @@ def take_vacation(ctx: Context, game_id: str, token: str, days: int) -> Envelope
         return event
 
 
-def remind(ctx: Context, game_id: str, seq: int, hours: float) -> bool:
-    """A reminder to the seat to move at `seq`, `hours` before its deadline: at
-    most one per turn and hours (see `Service.remind`)."""
+def remind(ctx: Context, game_id: str, seq: int, hours: float, seat: int | None = None) -> bool:
+    """A reminder to the seat to move at `seq` (or to `seat`, one of several the
+    game waits on), `hours` before its deadline: at most one per turn (phase) and
+    hours (see `Service.remind`)."""
     try:
         with ctx.transaction() as tx:
             row = ctx.open(tx, game_id)
             # One reminder per turn and hours: keyed on the event the turn began
             # with, whatever left the turn as it was since (a chat line, ...).
-            began = log.turn_began(tx.conn, game_id)
-            if not began <= seq <= row.head_seq or row.turn is None:
+            began = log.turn_began(tx.conn, game_id, phase=row.turn is None)
+            waited = [s for s in rows.seats(tx.conn, game_id) if s.waiting]
+            chosen = [s for s in waited if seat in (None, s.seat)]
+            if not began <= seq <= row.head_seq or len(chosen) != 1 or row.status != "playing":
                 return False
-            seat = rows.seats(tx.conn, game_id)[row.turn - 1]
-            policy.reminder(tx, began, seat, hours)
+            policy.reminder(tx, began, chosen[0], hours)
             tx.mails = [m for m in tx.mails if not rows.mail_exists(tx.conn, m)]
             return bool(tx.mails)
     except IntegrityError:

@@ -203,13 +203,14 @@ class Service(MyGames, Table, OpenTables):
         allowance); the other players are told."""
         return seats.take_vacation(self._ctx, game_id, token, days)
 
-    def remind(self, game_id: str, seq: int, hours: float) -> bool:
-        """A reminder to the seat to move at `seq`, `hours` before its deadline: at
+    def remind(self, game_id: str, seq: int, hours: float, seat: int | None = None) -> bool:
+        """A reminder to the seat to move at `seq` (or to `seat`, one of several
+        the game waits on), `hours` before its deadline: at
         most one per turn and hours, however often it is asked for and whatever
         leaves the turn as it was meanwhile (a chat line, a mail preference): the
         unique outbox row, keyed on the event the turn began with, decides, so two
         schedulers cannot send two. Says whether one was queued."""
-        return seats.remind(self._ctx, game_id, seq, hours)
+        return seats.remind(self._ctx, game_id, seq, hours, seat)
 
     # -- undo -----------------------------------------------------------------------
 

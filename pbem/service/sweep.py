@@ -110,7 +110,7 @@ class Sweeper:
         work: Work,
         now: datetime,
         moments: dict[float, str],
-        reminded: set[tuple[str, str]],
+        reminded: set[tuple[str, int, str]],
         game_id: str,
         seat: int,
         seq: int,
@@ -135,60 +135,64 @@ class Sweeper:
         reminders = options.get("reminders") or []
         hours_before = [game_options.checked_reminder(hours) for hours in reminders]
         for hours in hours_before:
-            if (game_id, f"{hours:g}") in reminded:
+            if (game_id, seat, f"{hours:g}") in reminded:
                 continue  # queued this turn already: asking again would find it there
             at = moments.get(hours)
             if at is None:
                 at = moments[hours] = timestamp(now + timedelta(hours=hours))
             if deadline <= at:
                 parse_timestamp(deadline)
-                if self.service.remind(game_id, seq, hours):
+                if self.service.remind(game_id, seq, hours, seat):
                     work.reminders += 1
 
     def _clocks(self) -> list[tuple[str, int, int, str | None, dict[str, Any], str]]:
-        """The games in play whose seat to move is a bot, or whose deadline is near
-        enough for a reminder: seat, seq, deadline, options, who controls the seat.
-        Two reads, neither of which touches a finished game: the games in play by
-        deadline (their index), and the bot seats (a partial index of them) whose
-        game is in play; never every seat."""
+        """Each seat a game in play waits on that is a bot, or whose deadline is near
+        enough for a reminder: game, seat, seq, deadline, options, who controls the
+        seat (a game of several seats at once has a row for each). Two reads, neither
+        of which touches a finished game: the games in play by deadline (their
+        index) with the seats they wait on, and the bot seats waited on (a partial
+        index of them); never every seat."""
         horizon = timestamp(self.clock() + REMINDER_HORIZON)
         columns = (
             GAMES.c.id,
-            GAMES.c.turn,
+            SEATS.c.seat,
             GAMES.c.head_seq,
             GAMES.c.deadline_at,
             GAMES.c.options,
+            SEATS.c.controller,
         )
+        waited_on = (SEATS.c.game_id == GAMES.c.id) & SEATS.c.waiting.is_(True)
         with self.service.db.reading() as conn:
             near = conn.execute(
-                select(*columns).where(GAMES.c.status == "playing", GAMES.c.deadline_at <= horizon)
+                select(*columns)
+                .join(SEATS, waited_on)
+                .where(GAMES.c.status == "playing", GAMES.c.deadline_at <= horizon)
             ).all()
-            bots = dict(
-                conn.execute(
-                    select(GAMES.c.id, SEATS.c.controller)
-                    .join(SEATS, SEATS.c.game_id == GAMES.c.id)
-                    .where(
-                        BOT_SEAT,  # as the partial index says it, so that it is used
-                        SEATS.c.seat == GAMES.c.turn,
-                        GAMES.c.status == "playing",
-                    )
-                ).all()
-            )
+            bots = conn.execute(
+                select(GAMES.c.id)
+                .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+                .where(
+                    BOT_SEAT,  # as the partial index says it, so that it is used
+                    SEATS.c.waiting.is_(True),
+                    GAMES.c.status == "playing",
+                )
+            ).scalars()
             found = list(near)
-            if bots:  # a bot to move with no deadline near: its game too
-                seen = {r.id for r in near}
-                far = [game_id for game_id in bots if game_id not in seen]
-                if far:
-                    found += conn.execute(select(*columns).where(GAMES.c.id.in_(far))).all()
+            seen = {r.id for r in near}
+            far = sorted({game_id for game_id in bots if game_id not in seen})
+            if far:  # a bot waited on with no deadline near: its game too
+                found += conn.execute(
+                    select(*columns).join(SEATS, waited_on).where(GAMES.c.id.in_(far))
+                ).all()
         return [
-            (r.id, r.turn, r.head_seq, r.deadline_at, r.options, bots.get(r.id, HUMAN))
+            (r.id, r.seat, r.head_seq, r.deadline_at, r.options, r.controller or HUMAN)
             for r in found
         ]
 
-    def _reminded(self, now: datetime) -> set[tuple[str, str]]:
+    def _reminded(self, now: datetime) -> set[tuple[str, int, str]]:
         """The reminders queued for the turn now running in the games in play whose
-        deadline is near, as (game, hours as a reminder's topic): a reminder row of
-        the seat to move after which no turn began. Asking for them again would
+        deadline is near, as (game, seat, hours as a reminder's topic): a reminder
+        row of a seat waited on after which no turn began. Asking for them again would
         write nothing (see Service.remind), but cost a transaction each, every sweep,
         for every game between its reminder and its deadline."""
         horizon = timestamp(now + REMINDER_HORIZON)
@@ -198,18 +202,23 @@ class Sweeper:
             EVENTS.c.seq > OUTBOX.c.seq,
         )
         query = (
-            select(OUTBOX.c.game_id, OUTBOX.c.topic)
+            select(OUTBOX.c.game_id, OUTBOX.c.seat, OUTBOX.c.topic)
             .join(GAMES, GAMES.c.id == OUTBOX.c.game_id)
+            .join(
+                SEATS,
+                (SEATS.c.game_id == OUTBOX.c.game_id)
+                & (SEATS.c.seat == OUTBOX.c.seat)
+                & SEATS.c.waiting.is_(True),
+            )
             .where(
                 GAMES.c.status == "playing",
                 GAMES.c.deadline_at <= horizon,
                 OUTBOX.c.kind == Kind.REMINDER.value,
-                OUTBOX.c.seat == GAMES.c.turn,
                 ~turn_began_since,
             )
         )
         with self.service.db.reading() as conn:
-            return {(row.game_id, row.topic) for row in conn.execute(query)}
+            return {(row.game_id, row.seat, row.topic) for row in conn.execute(query)}
 
     def digest(self) -> list[int]:
         """The daily digests (once a day, at the configured hour)."""

@@ -146,7 +146,13 @@ class Context:
         """Lock the game for this transaction and start appending after its head."""
         row = self.row(tx.conn, game_id, lock=True)
         tx.game_id, tx.head, tx.chain = game_id, (row.head_seq, row.head_hash), row.chain
-        tx.before = Before(row.options, row.turn, row.turn_started_at, row.undo_request_seq)
+        tx.before = Before(
+            row.options,
+            row.turn,
+            row.turn_started_at,
+            row.undo_request_seq,
+            waiting=_waiting(row),
+        )
         return row
 
     def seat_for(self, conn: Connection, seats: list[Record], token: str | None) -> Record:
@@ -205,3 +211,11 @@ class Context:
         tx.head = (event.seq, event.hash)
         tx.before = projection.next_before(tx.before, event, head)
         tx.done.append((tx.game_id, event.seq, event.hash, state))
+
+
+def _waiting(row: Record) -> frozenset[int] | None:
+    """The seats a game's row says it waits on, where the row alone tells: none once
+    it has ended, the seat to move of a sequential game; else unknown (None)."""
+    if row.status != "playing":
+        return frozenset()
+    return None if row.turn is None else frozenset({row.turn})

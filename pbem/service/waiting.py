@@ -53,7 +53,7 @@ def waiting(database: Database, clock: Callable[[], datetime], held: Mapping[str
             sign_in_alive(now),
             SEATS.c.controller == "human",
             GAMES.c.status == "playing",
-            GAMES.c.turn == SESSIONS.c.seat,
+            SEATS.c.waiting.is_(True),
         )
     )
     with database.reading() as conn:

@@ -16,6 +16,7 @@ from pbem.events import (
     UNDO_DONE,
     Envelope,
     Event,
+    Resolved,
     SeatResigned,
     UndoDone,
 )
@@ -58,8 +59,9 @@ class UndoneBeforeBase(Exception):
 class MoveDoesNotFold(ValueError):
     """A stored move the rules refuse (found when the walk checks moves)."""
 
-    def __init__(self, envelope: Envelope, seat: int, reason: IllegalAction) -> None:
-        super().__init__(f"seq {envelope.seq}: seat {seat}'s move does not fold: {reason}")
+    def __init__(self, envelope: Envelope, seat: int | None, reason: IllegalAction) -> None:
+        whose = "the game's own" if seat is None else f"seat {seat}'s"
+        super().__init__(f"seq {envelope.seq}: {whose} move does not fold: {reason}")
         self.envelope, self.seat, self.reason = envelope, seat, reason
 
 
@@ -107,6 +109,15 @@ class Fold:
                     move = self.game.check(before, move, event.seat)
                 except IllegalAction as error:
                     raise MoveDoesNotFold(envelope, event.seat, error) from None
+            self.stack.append((envelope.seq, self.game.perform(before, move)))
+            return Step(envelope, before, self.state, move)
+        if isinstance(event, Resolved):  # the game's own action: no seat made it
+            move = self.game.parse(event.action)
+            if self.check:
+                try:
+                    move = self.game.check(before, move, None)
+                except IllegalAction as error:
+                    raise MoveDoesNotFold(envelope, None, error) from None
             self.stack.append((envelope.seq, self.game.perform(before, move)))
             return Step(envelope, before, self.state, move)
         if isinstance(event, UndoDone):

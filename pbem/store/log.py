@@ -15,6 +15,7 @@ from pbem.events import (
     GAME_CREATED,
     GENESIS,
     MOVES,
+    RESOLVED,
     UNDO_DONE,
     VERSIONS,
     Envelope,
@@ -248,12 +249,15 @@ def _last_of(types: tuple[str, ...], dialect: str) -> Statement:
     return Statement(text(f"SELECT max(seq) AS seq FROM ({lasts}) AS lasts").columns(EVENTS.c.seq))
 
 
-def turn_began(conn: Connection, game_id: str) -> int:
+def turn_began(conn: Connection, game_id: str, phase: bool = False) -> int:
     """The seq of the event the game's current turn began with: its start, the last
     move or the last undo (as the games row's `turn_started_at`). Events after it
     that leave the turn as it was (table talk, a mail preference, a vacation, an
-    undo request) do not make another turn. 0 for a game with no events."""
-    began = _last_of((GAME_CREATED, *MOVES, UNDO_DONE), conn.dialect.name)
+    undo request) do not make another turn. With `phase` (a game of several seats
+    at once), the last of the game's own resolutions: the seats' orders in between
+    start nothing. 0 for a game with no events."""
+    kinds = (RESOLVED,) if phase else MOVES
+    began = _last_of((GAME_CREATED, *kinds, UNDO_DONE), conn.dialect.name)
     row = began.first(conn, {"g": game_id})
     return (row.seq if row is not None else None) or 0
 

@@ -76,6 +76,8 @@ class Before:
     turn_started_at: str | None = None
     undo_request_seq: int | None = None
     vacations: Vacations | None = None
+    # the seats the game waited on (seats.waiting), None when not known: written then
+    waiting: frozenset[int] | None = None
 
     def after(self, head: dict[str, Any]) -> Before:
         return Before(
@@ -83,6 +85,7 @@ class Before:
             head["turn"],
             head["turn_started_at"],
             head["undo_request_seq"],
+            waiting=head["waiting"],
         )
 
 
@@ -125,10 +128,18 @@ def project(
         _project_seat(conn, event)
         talk.count(conn, event)
     turn = rules.to_move(state)
-    restarted = event.type in (GAME_CREATED, *MOVES, UNDO_DONE) or turn != before.turn
-    started = None if turn is None else event.created_at if restarted else before.turn_started_at
+    waiting = rules.active(state)
+    if waiting != before.waiting:
+        _wait_on(conn, event.game_id, waiting)
+    if turn is not None or not waiting:  # one seat at a time: every move starts a turn
+        restarted = event.type in (GAME_CREATED, *MOVES, UNDO_DONE) or turn != before.turn
+    else:  # several at once: the clock starts when a seat is newly waited on
+        restarted = event.type in (GAME_CREATED, UNDO_DONE) or not waiting <= (
+            before.waiting or frozenset()
+        )
+    started = None if not waiting else event.created_at if restarted else before.turn_started_at
     head = {
-        "status": "playing" if turn is not None else "finished",
+        "status": "finished" if rules.over(state) else "playing",
         "turn": turn,
         "round": rules.round(state),
         "head_seq": event.seq,
@@ -138,7 +149,7 @@ def project(
         "engine_version": rules.version,
         "state": rules.dump_state(state),
         "turn_started_at": started,
-        "deadline_at": _deadline(conn, event.game_id, turn, started, before),
+        "deadline_at": _deadline(conn, event.game_id, turn, started, before, bool(waiting)),
     }
     if event.type == GAME_CREATED:
         conn.execute(
@@ -159,7 +170,13 @@ def project(
         _UPDATE_HEAD.run(conn, {"g": event.game_id, **values, "v_state": state_text(head["state"])})
     if event.seq % every == 0:
         checkpoint(conn, rules, event.game_id, event.seq, state)
-    return head
+    return {**head, "waiting": waiting}
+
+
+def _wait_on(conn: Connection, game_id: str, waiting: frozenset[int]) -> None:
+    """Mark the seats the game waits on now (seats.waiting), and only them."""
+    now = SEATS.c.seat.in_(sorted(waiting))
+    conn.execute(update(SEATS).where(SEATS.c.game_id == game_id).values(waiting=now))
 
 
 def _project_seat(conn: Connection, event: Envelope) -> None:
@@ -191,18 +208,25 @@ def _project_seat(conn: Connection, event: Envelope) -> None:
 
 
 def _deadline(
-    conn: Connection, game_id: str, turn: int | None, started: str | None, before: Before
+    conn: Connection,
+    game_id: str,
+    turn: int | None,
+    started: str | None,
+    before: Before,
+    waiting: bool,
 ) -> str | None:
     """When the seat to move runs out of time: `hours_per_turn` after its turn
     started, plus however long its vacation stops the clock. None when there is no
     deadline, or one too far off to be written as a date (a game stored before its
     options had bounds): a move must never fail on its clock."""
     hours = before.options.get("hours_per_turn")
-    if turn is None or hours is None or started is None:
+    if not waiting or hours is None or started is None:
         return None
     start = _moment(started)
     try:
         deadline = start + timedelta(hours=hours)
+        if turn is None:  # a phase of several seats: one deadline for all of them
+            return timestamp(deadline)
         if before.vacations is not None and turn in before.vacations:
             away = before.vacations[turn]
         else:

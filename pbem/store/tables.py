@@ -108,6 +108,14 @@ class Seat(SQLModel, table=True):
             sqlite_where=text("controller LIKE 'bot:%'"),
             postgresql_where=text("controller LIKE 'bot:%'"),
         ),
+        # The seats games wait on (a partial index: in a finished game, none).
+        Index(
+            "ix_seats_waiting",
+            "game_id",
+            "seat",
+            sqlite_where=text("waiting"),
+            postgresql_where=text("waiting"),
+        ),
     )
 
     game_id: str = Field(primary_key=True, max_length=32)
@@ -123,6 +131,8 @@ class Seat(SQLModel, table=True):
     vacation_from: str | None = Field(default=None, max_length=32)
     vacation_until: str | None = Field(default=None, max_length=32)
     vacation_days_used: int = 0
+    # the game waits on this seat now (its rules' `active`): its turn, or its orders
+    waiting: bool = Field(default=False)
 
 
 class Snapshot(SQLModel, table=True):
