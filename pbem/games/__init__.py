@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem import i18n
 
-from .base import Game, IllegalAction, NotationError, Plugin, SetupError
+from .base import Game, IllegalAction, NotationError, Plugin, Sequential, SetupError
 from .names import bot_name
 
 # The rules of any registered game as the server holds them: it never looks inside a
@@ -78,6 +78,7 @@ __all__ = [
     "NotationError",
     "Plugin",
     "Rules",
+    "Sequential",
     "SetupError",
     "bot_name",
     "for_log_format",

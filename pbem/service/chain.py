@@ -23,6 +23,7 @@ from pbem.games import get
 from pbem.store import log
 
 from .history import PRIVATE, seat_of
+from .sealed import hidden_from, sealed_moves
 from .unit import Context
 
 
@@ -34,10 +35,12 @@ def chain_of(ctx: Context, game_id: str, viewer: int | None) -> dict[str, Any]:
         rules = get(row.game)
         hidden = {h for h in rules.secrets(ctx.state(conn, rules, row), viewer) if h}
         stored = log.as_stored(conn, game_id)
+        sealed = sealed_moves(conn, rules, game_id, [e for _, e in stored if e is not None])
     playing = row.status == "playing"
     events = []
     for raw, event in stored:
         whole = event is not None and in_full(event, raw.payload, viewer, hidden, playing)
+        whole = whole and not hidden_from(sealed, raw.seq, viewer)
         told: dict[str, Any] = {"seq": raw.seq}
         fields = (raw.seq, raw.type, raw.payload, raw.actor, raw.created_at)
         if row.chain == CHAIN_V2:

@@ -226,11 +226,12 @@ def start(
         if spec.language not in (None, i18n.DEFAULT) and not spec.bot:
             chosen_language = LanguageChosen(link.seat, str(spec.language))
             ctx.record(tx, rules, chosen_language, actor, state)
-    first = rules.to_move(state)
-    first_is_bot = first is not None and bool(specs[first - 1].bot)
-    if first is not None and first_is_bot:
-        tx.bot_turn = (first, tx.head[0])
-    policy.game_started(tx, links, first, first_is_bot, seated=creator_seat)
+    waiting = sorted(rules.active(state))
+    bots = [seat for seat in waiting if specs[seat - 1].bot]
+    if bots:
+        tx.bot_turn = (bots[0], tx.head[0])
+    people = [seat for seat in waiting if seat not in bots]
+    policy.game_started(tx, links, people, seated=creator_seat)
     return links
 
 

@@ -22,6 +22,7 @@ from . import options as game_options
 from .create import PlayerSpec, checked_players, start
 from .errors import BadRequest, Created, NotFound
 from .moves import move
+from .sealed import hidden_from, sealed_moves
 from .seeds import guessable
 from .unit import BOT, Context, is_game_id, sha256
 
@@ -37,13 +38,11 @@ def export_log(ctx: Context, game_id: str, seat: int | None = None) -> dict[str,
         rules = get(row.game)
         events = log.events(conn, game_id)
         state = ctx.state(conn, rules, row)
+        sealed = sealed_moves(conn, rules, game_id, events)
     created = events[0].payload
     setup = {"players": [p["name"] for p in created["players"]], **created["setup"]}
     in_force = moves_in_force(events)
-    actions = [
-        {"seat": m.payload.get("seat"), "action": rules.format(rules.parse(m.payload["action"]))}
-        for m in in_force
-    ]
+    actions = [_entry(rules, m, hidden_from(sealed, m.seq, seat)) for m in in_force]
     return {
         "format": rules.log_format,
         "setup": rules.public_setup(setup, state, seat),
@@ -60,6 +59,23 @@ def export_log(ctx: Context, game_id: str, seat: int | None = None) -> dict[str,
             "setup_chosen": bool(created.get("setup_chosen", False)),
         },
     }
+
+
+def _json_of(rules: Rules, given: Any) -> Any:
+    """A log entry's action in the game's canonical JSON, or None when it is none."""
+    try:
+        return rules.to_json(rules.parse(given))
+    except (IllegalAction, TypeError):
+        return None
+
+
+def _entry(rules: Rules, move: Envelope, sealed: bool) -> dict[str, Any]:
+    """A move as the log file lists it: its seat (null: the game's own) and action;
+    a move still sealed from the reader says that it was made, not what."""
+    if sealed:
+        return {"seat": move.payload.get("seat"), "sealed": True}
+    action = rules.format(rules.parse(move.payload["action"]))
+    return {"seat": move.payload.get("seat"), "action": action}
 
 
 def _resignations(events: list[Envelope], moves: list[int]) -> dict[str, Any]:
@@ -116,6 +132,17 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
         # the parts of an entry are JSON as given: the rules refuse what is no action
         given: Any = entry.get("action") if isinstance(entry, Mapping) else None
         seat: Any = entry.get("seat") if isinstance(entry, Mapping) else None
+        if isinstance(entry, Mapping) and entry.get("sealed"):
+            raise BadRequest(f"action {number} (seat {seat}) is sealed: the log does not say it")
+        due = rules.resolution(state)
+        if seat is None and due is not None:  # the game's own, where the game takes it
+            if rules.to_json(due) != _json_of(rules, given):
+                raise BadRequest(f'action {number} ("{given}") is not what the game resolves')
+            moves.append((0, due, state))
+            state = rules.perform(state, due)
+            continue
+        if due is not None:
+            raise BadRequest(f"action {number}: the game's own resolution comes first (seat null)")
         try:
             checked = rules.check(state, rules.parse(given), seat)
         except (IllegalAction, TypeError) as error:
@@ -130,6 +157,8 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
             state = _resigned_at(rules, rules.perform(state, checked), resigned, number, len(specs))
         except resignations.ResignationError as error:
             raise BadRequest(str(error)) from None
+    if rules.resolution(state) is not None:
+        raise BadRequest("the log ends before the game's own resolution (seat null)")
     chosen = game_options.checked(None)
     # a deal given in the log, or a seed too short or too regular to hide it
     # (fewer than 128 random bits), may be known to whoever wrote the log; that
@@ -142,15 +171,15 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
         links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
         state = initial
         for number in range(len(moves) + 1):
-            if number:
+            if number and moves[number - 1][0]:  # the game's own (0) came with a move
                 seat, checked, before = moves[number - 1]
                 _, state = move(ctx, tx, rules, [], seat, checked, before, actor=actor)
             for gone in resignations.at(resigned, number):  # as the seat's own resignation
                 _, state = resign.record(ctx, tx, rules, gone.seat, state, gone.bot, actor)
             chat.record(ctx, tx, rules, talk.get(number, []), state, actor)
-        to_move = rules.to_move(state)
-        if to_move is not None and any(r.seat == to_move and r.bot for r in resigned):
-            tx.bot_turn = (to_move, tx.head[0])  # the bot that holds the seat plays on
+        held = sorted(r.seat for r in resigned if r.bot and r.seat in rules.active(state))
+        if held:
+            tx.bot_turn = (held[0], tx.head[0])  # the bot that holds the seat plays on
     return Created(tx.game_id, tx.head[0], links)
 
 

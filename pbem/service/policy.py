@@ -48,23 +48,20 @@ def address_of(seat: Record) -> str | None:
 
 
 def game_started(
-    tx: Tx,
-    links: list[SeatLink],
-    first: int | None,
-    first_is_bot: bool,
-    seated: int | None = None,
+    tx: Tx, links: list[SeatLink], first: list[int], seated: int | None = None
 ) -> None:
     """Every person is invited with their link, but the creator at `seated`, who is
-    taken to their seat at once; the first to move is told so (in their invitation,
-    when they get one: it is their first turn mail too; not at all when it is the
-    seated creator, who is looking at the turn)."""
+    taken to their seat at once; the people the game waits on first (`first`: the
+    first to move, or every seat of a first phase played at once) are told so (in
+    their invitation, when they get one: it is their first turn mail too; not at all
+    the seated creator, who is looking at the turn)."""
     for link in links:
         if link.token and link.email and link.seat != seated:
             notice(tx, 1, Kind.INVITATION, link.seat, link.email, {}, language=link.language)
-    if first is not None and not first_is_bot and first != seated:
-        mover = links[first - 1]
-        if mover.email and not _invited_to_move(tx, 1, first):
-            notice(tx, 1, Kind.YOUR_TURN, first, mover.email, {}, language=mover.language)
+    for seat in first:
+        mover = links[seat - 1]
+        if seat != seated and mover.email and not _invited_to_move(tx, 1, seat):
+            notice(tx, 1, Kind.YOUR_TURN, seat, mover.email, {}, language=mover.language)
 
 
 def moved(

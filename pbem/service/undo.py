@@ -83,6 +83,9 @@ def _plan(
     """The plan of an undo by `seat`, and the state it goes back to."""
     if row.status != "playing":
         raise BadRequest(_("the game is over: no move can be taken back"))
+    if not isinstance(rules, Sequential):
+        # sealed orders are replaced, not taken back, and a resolved phase stays
+        raise BadRequest(_("in this game orders are changed until the phase ends, not undone"))
     moves = moves_in_force(log.events(conn, row.id, but=TALK))  # talk moves nothing
     own = [m for m in moves if isinstance(m.event, ActionTaken) and m.event.seat == seat]
     if not own:
