@@ -21,7 +21,7 @@ from pbem.events import (
     moves_in_force,
     parse_timestamp,
 )
-from pbem.games import Rules, get, plugin
+from pbem.games import Rules, Sequential, get, plugin
 from pbem.i18n import gettext as _
 from pbem.store import log, states
 
