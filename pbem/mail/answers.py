@@ -33,9 +33,11 @@ def grammar(service: Service, game_id: str) -> list[str]:
 def choice(service: Service, game_id: str, seat: int) -> list[str]:
     """The seat's choice now: its legal actions, or whose turn it is."""
     doc = service.state_at(game_id, seat=seat)
-    if doc["turn"] is None:
+    if doc["status"] != "playing":
         return [_("The game is over.")]
-    if doc["turn"] != seat:
+    if not doc["acting"] and doc["turn"] is None:
+        return [_("The game waits on the others' moves now; you will get a mail at yours.")]
+    if not doc["acting"]:
         name = doc["players"][doc["turn"] - 1]["name"]
         return [
             _(

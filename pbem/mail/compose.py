@@ -22,8 +22,8 @@ from sqlalchemy import Row
 
 from pbem import i18n, resources
 from pbem.config import Settings
-from pbem.events import MOVE_TYPES, UndoDone, parse_timestamp
-from pbem.games import GAMES
+from pbem.events import MOVE_TYPES, Resolved, UndoDone, parse_timestamp
+from pbem.games import GAMES, Sequential
 from pbem.i18n import gettext as _
 from pbem.service import Happened, Service, naming
 from pbem.service.addresses import checked_address
@@ -201,7 +201,7 @@ class Composer:
 
     def _your_turn(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
-        if context["doc"]["turn"] != row.seat or self._played_since(row, now):
+        if row.seat not in context["doc"]["waiting"] or self._played_since(row, now):
             raise Moot("the turn was played before this mail went")
         context.update(self._turn(row, now))
         context["picture"] = self.pictures.of(
@@ -218,7 +218,7 @@ class Composer:
 
     def _reminder(self, row: Row) -> tuple[str, dict[str, Any]]:
         context, now = self._game_at(row)
-        if context["doc"]["turn"] != row.seat or self._played_since(row, now):
+        if row.seat not in context["doc"]["waiting"] or self._played_since(row, now):
             raise Moot("the turn was played before the reminder went")
         hours = number(row.payload["hours"])
         context.update(self._turn(row, now), hours=hours)
@@ -239,8 +239,15 @@ class Composer:
         turn is not the one the mail announces, even if the same seat is to move."""
         if now.head[0] == row.seq:
             return False
-        later = now.history(row.seat)
-        return any(e.seq > row.seq and isinstance(e.event, TURN_PLAYED) for e in later)
+        later = [e for e in now.history(row.seat) if e.seq > row.seq]
+        if isinstance(now.rules, Sequential):
+            return any(isinstance(e.event, TURN_PLAYED) for e in later)
+        # several at once: the others' moves leave this seat's turn as it was
+        return any(
+            isinstance(e.event, (Resolved, UndoDone))
+            or (isinstance(e.event, MOVE_TYPES) and e.event.seat == row.seat)
+            for e in later
+        )
 
     def _turn(self, row: Row, now: Moment) -> dict[str, Any]:
         """What a player needs to move: what happened since their last turn, the

@@ -17,7 +17,7 @@ def invitation_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     context["language_name"] = i18n.LANGUAGES[i18n.language()]
     context["language_link"] = f"{context['link']}#mail-language" if context["link"] else None
     context["turn"] = None
-    still = context["doc"]["turn"] == row.seat and not composer._played_since(row, now)
+    still = row.seat in context["doc"]["waiting"] and not composer._played_since(row, now)
     if row.payload.get("turn") and context["held"] and still:
         context["turn"] = composer._turn(row, now)
         context["picture"] = composer.pictures.of(row.game_id, now.head[0], lambda: now.view(None))

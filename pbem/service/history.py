@@ -21,6 +21,7 @@ from pbem.events import (
     RematchClosed,
     RematchOffered,
     RematchStarted,
+    Resolved,
     SeatReplaced,
     SeatResigned,
     SpectatorTalk,
@@ -127,6 +128,15 @@ def _action(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -
     if who.mine(seat):
         return _("You played %(move)s", move=move)
     return _("%(name)s played %(move)s", name=who.name(seat), move=move)
+
+
+def _resolved(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    """The game's own action (every sealed move revealed, and resolved): in the
+    game's words, the same for every viewer."""
+    return _(
+        "The game resolved: %(what)s",
+        what=rules.narrate(before, rules.parse(p["action"]), after, who.you),
+    )
 
 
 def _timed_out(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
@@ -304,6 +314,7 @@ SENTENCES: dict[type[Event], Sentence] = {
     GameCreated: _created,
     ActionTaken: _action,
     TurnTimedOut: _timed_out,
+    Resolved: _resolved,
     SeatReplaced: _replaced,
     UndoRequested: _undo_requested,
     UndoAnswered: _undo_answered,

@@ -14,7 +14,6 @@ from typing import Any
 
 from pbem import i18n
 from pbem.games import Rules, get
-from pbem.games.names import said_players
 
 from . import queries, rows
 from .errors import Happened, SeatLink
@@ -79,8 +78,7 @@ class Moment:
 
         def make() -> dict[str, Any]:
             seq, digest = self.head
-            doc = self.rules.view(self._state, seat)
-            return said_players({"id": self.game_id, "seq": seq, "head_hash": digest, **doc})
+            return queries.document(self.rules, self._state, seat, self.game_id, seq, digest)
 
         view: dict[str, Any] = self._once("view", seat, make)
         return view

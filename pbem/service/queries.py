@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from pbem.events import TALK, UndoAnswered, UndoRequested, parse_timestamp
-from pbem.games import Rules, get
+from pbem.games import Rules, Sequential, get
 from pbem.games.names import said_players
 from pbem.i18n import gettext as _
 from pbem.store import log, states
@@ -42,9 +42,25 @@ def state_at(
         row = ctx.row(conn, game_id)
         rules = get(row.game)
         seq, state = shown_at(ctx, conn, rules, row, seq, seat)
-        doc = rules.view(state, seat)
-        # a bot's name in the reader's language (the API reads English: as stored)
-        return said_players({"id": game_id, "seq": seq, "head_hash": row.head_hash, **doc})
+        return document(rules, state, seat, game_id, seq, row.head_hash)
+
+
+def document(
+    rules: Rules, state: Any, seat: int | None, game_id: str, seq: int, head_hash: str
+) -> dict[str, Any]:
+    """The state document of `state` for `seat`: the game's view, and what every
+    game's has — the game's id, seq and head, the seats it waits on (`waiting`, of
+    several at once too) and whether the viewer may act now (`acting`: the seat it
+    waits on, or a seat that may still change its sealed move)."""
+    doc = rules.view(state, seat)
+    waiting = rules.active(state)
+    acting = seat is not None and (
+        seat in waiting
+        or (not isinstance(rules, Sequential) and bool(rules.legal_actions(state, seat)))
+    )
+    common = {"id": game_id, "seq": seq, "head_hash": head_hash}
+    # a bot's name in the reader's language (the API reads English: as stored)
+    return said_players({**common, **doc, "waiting": sorted(waiting), "acting": acting})
 
 
 def describe(ctx: Context, game_id: str, seq: int | None = None, seat: int | None = None) -> str:

@@ -235,7 +235,7 @@ def heads(held: list[tuple[str, int, str]]) -> tuple[str, int]:
     how many of them wait for this browser's move."""
     clocks = [(g, seat, parts().service.clock_of(g)) for g, seat, _ in held]
     text = ",".join(f"{g}:{c['seq']}" for g, _, c in clocks)
-    waiting = sum(1 for _, seat, c in clocks if c["status"] == "playing" and c["turn"] == seat)
+    waiting = sum(1 for _, seat, c in clocks if c["status"] == "playing" and seat in c["waiting"])
     return hashlib.sha256(text.encode()).hexdigest()[:20], waiting
 
 

@@ -19,6 +19,12 @@ _STATE_COMMON = {
     "status": {"enum": ["playing", "finished"]},
     "round": {"type": "integer"},
     "turn": {"type": ["integer", "null"]},
+    "waiting": {
+        "type": "array",
+        "items": {"type": "integer"},
+        "description": "The seats the game waits on now (several when they move at once)",
+    },
+    "acting": {"type": "boolean", "description": "Whether the caller's seat may act now"},
     "players": {
         "type": "array",
         "items": {

@@ -39,7 +39,7 @@ def game_page(
     spectator). `changed` is what the event at `seq` changed (the history page)."""
     doc = service.state_at(game_id, seq, seat)
     plugin, pages = pages_of(doc)
-    your_turn = seq is None and seat is not None and doc["turn"] == seat
+    your_turn = seq is None and seat is not None and bool(doc["acting"])
     undo: dict[str, Any] | None = None
     if seq is None and seat is not None and doc["status"] == "playing":
         try:
