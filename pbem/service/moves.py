@@ -1,6 +1,7 @@
-"""Moves: a seat's move (checked by the rules, idempotent per seat and key), a turn
-played for a seat that ran out of time, a bot seat's turn; and what every move does
-after it is stored (the notices it calls for, a bot to move next)."""
+"""Moves: a seat's move (checked by the rules, idempotent per seat and key), and what
+every move does after it is stored (the game's own resolution when its moment came,
+the notices it calls for, a bot to move next). The turns the server plays for a seat
+(timeouts, bots) are in `served`."""
 
 from __future__ import annotations
 
@@ -12,9 +13,16 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from pbem import metrics
-from pbem.events import ActionTaken, Event, Resolved, SeatReplaced, TurnTimedOut, timestamp
+from pbem.events import (
+    MOVES,
+    ActionTaken,
+    Envelope,
+    Event,
+    Resolved,
+    TurnTimedOut,
+)
 from pbem.events.kinds import TALK
-from pbem.games import IllegalAction, NotationError, Rules, get, plugin
+from pbem.games import IllegalAction, NotationError, Rules, Sequential, get
 from pbem.i18n import gettext as _
 from pbem.store import log, states
 
@@ -22,7 +30,8 @@ from . import history, policy, rows, undo
 from .errors import Accepted, BadRequest, Forbidden, Illegal, NotFound, ServiceError, Stale
 from .queries import happened
 from .rows import Record
-from .unit import BOT, Context, Tx, is_bot, sha256
+from .sealed import sealed_moves
+from .unit import Context, Tx, is_bot, sha256
 
 GAME_ACTOR = "game"  # the actor of the game's own events (Resolved)
 # what may come after the seq a move was chosen at without making it stale
@@ -95,7 +104,7 @@ def _submit_action(
                 if earlier is not None:
                     return earlier
             rules = get(row.game)
-            check_expected(tx.conn, rules, row, expected_seq)
+            check_expected(tx.conn, rules, row, expected_seq, seat)
             before = ctx.state(tx.conn, rules, row)
             try:
                 checked = rules.check(before, rules.parse(action), seat)
@@ -248,103 +257,15 @@ def seat_key(seat: int, key: str) -> str:
     return f"seat{seat}:{sha256(key)}"
 
 
-def time_out(
-    ctx: Context, game_id: str, seat: int, expected_seq: int, actor: str = "system"
-) -> Accepted:
-    """The seat to move ran out of time at `expected_seq`: the game's timeout bot
-    plays the turn (see `Service.time_out`)."""
-    with ctx.transaction() as tx:
-        row = ctx.open(tx, game_id)
-        rules = get(row.game)
-        before = ctx.state(tx.conn, rules, row)
-        waited_on(ctx, tx.conn, rules, row, before, seat, expected_seq)
-        if row.turn is None and not (row.deadline_at and row.deadline_at <= timestamp(ctx.clock())):
-            # several at once: the seq moves on with the others' orders, the phase's
-            # deadline does not
-            raise BadRequest(f"seat {seat}'s deadline has not passed")
-        seats = rows.seats(tx.conn, game_id)
-        bot = plugin(row.game).timeout_bot
-        chosen = rules.bot(bot, f"{game_id}/{row.head_seq}")(before, seat)
-        policy_name = row.options["timeout_policy"]
-        accepted, after = move(
-            ctx,
-            tx,
-            rules,
-            seats,
-            seat,
-            chosen,
-            before,
-            actor=actor,
-            timeout_policy=policy_name,
-        )
-        timed_out = seats[seat - 1]
-        replaced = (
-            policy_name == "replace" and timed_out.timeouts + 1 >= row.options["replace_after"]
-        )
-        policy.timed_out(tx, accepted.seq, timed_out, replaced)
-        if replaced:
-            ctx.record(tx, rules, SeatReplaced(seat, f"{BOT}{bot}"), actor, after)
-    metrics.accepted(row.game, "timeout")
-    return accepted
-
-
-def play_bot(ctx: Context, game_id: str, seat: int, expected_seq: int) -> Accepted:
-    """A bot seat's turn, as its bot chooses (the same choice for the same seq)."""
-    with ctx.transaction() as tx:
-        row = ctx.open(tx, game_id)
-        rules = get(row.game)
-        before = ctx.state(tx.conn, rules, row)
-        waited_on(ctx, tx.conn, rules, row, before, seat, expected_seq)
-        seats = rows.seats(tx.conn, game_id)
-        if not is_bot(seats[seat - 1]):
-            raise BadRequest(f"seat {seat} is not a bot to move")
-        controller = seats[seat - 1].controller
-        chosen = rules.bot(controller.removeprefix(BOT), f"{game_id}/{row.head_seq}")(before, seat)
-        accepted, _ = move(ctx, tx, rules, seats, seat, chosen, before, actor=controller)
-    metrics.accepted(row.game, "bot")
-    return accepted
-
-
-def play_bots(ctx: Context, game_id: str) -> list[Accepted]:
-    """Play bot seats' turns until a person is to move or the game has ended."""
-    played: list[Accepted] = []
-    while True:
-        with ctx.reading() as conn:
-            row = ctx.row(conn, game_id)
-            seats = rows.seats(conn, game_id)
-        bots = [s.seat for s in seats if s.waiting and is_bot(s)]
-        if row.status != "playing" or not bots:
-            return played
-        played.append(play_bot(ctx, game_id, bots[0], row.head_seq))
-
-
-def waited_on(
-    ctx: Context,
-    conn: Connection,
-    rules: Rules,
-    row: Record,
-    state: Any,
-    seat: int,
-    expected: int,
+def check_expected(
+    conn: Connection, rules: Rules, row: Record, expected: int | None, seat: int | None = None
 ) -> None:
-    """A turn played for `seat` by the server (its timeout, its bot) stands only while
-    the game waits on the seat. One seat at a time: the turn it was asked at (the
-    game is still at `expected`). Several at once: the seat's part of the phase, which
-    the other seats' orders since do not change."""
-    if rules.to_move(state) is not None or rules.over(state):
-        check_expected(conn, rules, row, expected)
-    elif not 1 <= expected <= row.head_seq:
-        check_expected(conn, rules, row, expected)  # the seq the game never had
-    if seat not in rules.active(state):
-        raise BadRequest(f"seat {seat} is not to move")
-
-
-def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | None) -> None:
     """Nothing when `expected` is the head (or not given), or only chat lines and
     private choices came after it (they change nothing a move was chosen on, and a
-    seat must not learn of another's private choice by its move being refused);
-    else Stale with what happened since, or BadRequest for a seq the game never
-    had."""
+    seat must not learn of another's private choice by its move being refused), or
+    for `seat`, only other seats' sealed moves of the same phase (they show nothing
+    a move could be chosen on); else Stale with what happened since, or BadRequest
+    for a seq the game never had."""
     if expected is None or expected == row.head_seq:
         return
     if not 1 <= expected <= row.head_seq:
@@ -355,9 +276,22 @@ def check_expected(conn: Connection, rules: Rules, row: Record, expected: int | 
                 head=row.head_seq,
             )
         )
-    if not log.events(conn, row.id, after=expected, but=UNSEEN):  # talk, private choices
+    later = log.events(conn, row.id, after=expected, but=UNSEEN)  # not talk, private choices
+    if not later or _only_sealed(conn, rules, row, later, seat):
         return
     raise stale(conn, rules, row, expected)
+
+
+def _only_sealed(
+    conn: Connection, rules: Rules, row: Record, later: list[Envelope], seat: int | None
+) -> bool:
+    """Whether every event of `later` is another seat's move still sealed."""
+    if seat is None or isinstance(rules, Sequential):
+        return False
+    if any(e.type not in MOVES or e.payload.get("seat") in (None, seat) for e in later):
+        return False  # a resolution, an undo, the seat's own move: the phase moved on
+    sealed = sealed_moves(conn, rules, row.id, log.events(conn, row.id, but=TALK))
+    return all(e.seq in sealed for e in later)
 
 
 def stale(conn: Connection, rules: Rules, row: Record, expected: int) -> Stale:

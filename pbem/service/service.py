@@ -16,7 +16,7 @@ from pbem.config import Settings
 from pbem.events import CHAIN, Envelope
 from pbem.store.database import Database
 
-from . import chain, chat, create, logfile, moves, queries, seats, seen, undo
+from . import chain, chat, create, logfile, moves, queries, seats, seen, served, undo
 from .cache import StateCache
 from .chat import ChatPage
 from .create import PlayerSpec
@@ -145,15 +145,15 @@ class Service(MyGames, Table, OpenTables):
         plays the turn (TurnTimedOut), and under the `replace` policy that bot takes
         the seat for good after enough timeouts. Refused (Stale) if the game has
         moved on."""
-        return moves.time_out(self._ctx, game_id, seat, expected_seq, actor)
+        return served.time_out(self._ctx, game_id, seat, expected_seq, actor)
 
     def play_bot(self, game_id: str, seat: int, expected_seq: int) -> Accepted:
         """A bot seat's turn, as its bot chooses (the same choice for the same seq)."""
-        return moves.play_bot(self._ctx, game_id, seat, expected_seq)
+        return served.play_bot(self._ctx, game_id, seat, expected_seq)
 
     def play_bots(self, game_id: str) -> list[Accepted]:
         """Play bot seats' turns until a person is to move or the game has ended."""
-        return moves.play_bots(self._ctx, game_id)
+        return served.play_bots(self._ctx, game_id)
 
     # -- seats ----------------------------------------------------------------------
 
