@@ -56,13 +56,8 @@ from .kinds import (
     MailPreferenceChanged,
     Move,
     Player,
-    RematchAccepted,
-    RematchClosed,
-    RematchOffered,
-    RematchStarted,
     Resolved,
     SeatReplaced,
-    SeatResigned,
     SpectatorTalk,
     TableTalk,
     TurnTimedOut,
@@ -73,6 +68,13 @@ from .kinds import (
     VacationStarted,
     mail_choices,
     mail_column,
+)
+from .table import (
+    RematchAccepted,
+    RematchClosed,
+    RematchOffered,
+    RematchStarted,
+    SeatResigned,
 )
 
 GENESIS = "0" * 64

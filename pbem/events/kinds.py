@@ -8,9 +8,14 @@ from typing import Any, ClassVar, TypeAlias
 
 from pydantic import ConfigDict
 
-# Decoding is strict: a stored payload decodes only when every key is known and of
-# its type (no "1" for 1, no true for 1), so encoding what was decoded gives it back.
-_STRICT = ConfigDict(extra="forbid", strict=True)
+from .strict import STRICT as _STRICT
+from .table import (
+    RematchAccepted,
+    RematchClosed,
+    RematchOffered,
+    RematchStarted,
+    SeatResigned,
+)
 
 
 @dataclass(frozen=True)
@@ -271,70 +276,6 @@ class LanguageChosen:
 
     seat: int
     language: str
-
-
-@dataclass(frozen=True)
-class SeatResigned:
-    """A seat's person left a running game. `replaced_by` is the controller that
-    plays the seat from now on ("bot:<name>"), or "" when the resignation ended the
-    game (the game's rules say which: `Game.on_resign`, then `Game.resign`)."""
-
-    TYPE: ClassVar[str] = "SeatResigned"
-    VERSION: ClassVar[int] = 1
-    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
-
-    seat: int
-    replaced_by: str
-
-
-@dataclass(frozen=True)
-class RematchOffered:
-    """After the end, a seat offers the same table a new game (same options, a new
-    seed); it starts once every person at the table accepted."""
-
-    TYPE: ClassVar[str] = "RematchOffered"
-    VERSION: ClassVar[int] = 1
-    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class RematchAccepted:
-    """A seat accepts the rematch offered at seq `offer`."""
-
-    TYPE: ClassVar[str] = "RematchAccepted"
-    VERSION: ClassVar[int] = 1
-    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
-
-    seat: int
-    offer: int
-
-
-@dataclass(frozen=True)
-class RematchClosed:
-    """The rematch offered at seq `offer` will not be played: `seat` declined it, or
-    (seat None) it lapsed unanswered (`reason`: "declined" or "lapsed")."""
-
-    TYPE: ClassVar[str] = "RematchClosed"
-    VERSION: ClassVar[int] = 1
-    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
-
-    offer: int
-    reason: str
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
-class RematchStarted:
-    """Everyone accepted the rematch offered at seq `offer`: it is game `new_game_id`."""
-
-    TYPE: ClassVar[str] = "RematchStarted"
-    VERSION: ClassVar[int] = 1
-    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
-
-    offer: int
-    new_game_id: str
 
 
 Event: TypeAlias = (

@@ -22,8 +22,8 @@ from sqlalchemy import Row
 
 from pbem import i18n, resources
 from pbem.config import Settings
-from pbem.events import MOVE_TYPES, Resolved, UndoDone, parse_timestamp
-from pbem.games import GAMES, Sequential
+from pbem.events import MOVE_TYPES, parse_timestamp
+from pbem.games import GAMES
 from pbem.i18n import gettext as _
 from pbem.service import Happened, Service, naming
 from pbem.service.addresses import checked_address
@@ -32,6 +32,7 @@ from pbem.service.moment import Moment
 from pbem.service.notices import Kind, Moot, kind_of
 from pbem.service.tokens import seat_url, token_hash
 
+from . import moot
 from .invite import invitation_mail
 from .pictures import Pictures
 from .replyto import reply_address
@@ -42,7 +43,6 @@ from .wording import flowed, number, time_left, when
 from .writing import Draft, Mail, chat_mail, header_text, written, written_address, written_out
 
 TEMPLATES = resources.TEMPLATES
-TURN_PLAYED = (*MOVE_TYPES, UndoDone)  # events that end a turn mail's turn
 TURN_ENDED = MOVE_TYPES  # a seat's own turns
 FOR_FORMER_HOLDERS = ("game_over", "timed_out")  # what still goes once a seat changed hands
 MOMENTS_KEPT = 32  # the games whose moment the composer keeps for their next mails
@@ -235,19 +235,8 @@ class Composer:
         return now.told(seat)
 
     def _played_since(self, row: Row, now: Moment) -> bool:
-        """Whether a move (or an undo) was made after the row was written: then its
-        turn is not the one the mail announces, even if the same seat is to move."""
-        if now.head[0] == row.seq:
-            return False
-        later = [e for e in now.history(row.seat) if e.seq > row.seq]
-        if isinstance(now.rules, Sequential):
-            return any(isinstance(e.event, TURN_PLAYED) for e in later)
-        # several at once: the others' moves leave this seat's turn as it was
-        return any(
-            isinstance(e.event, (Resolved, UndoDone))
-            or (isinstance(e.event, MOVE_TYPES) and e.event.seat == row.seat)
-            for e in later
-        )
+        """Whether the turn the row announces was played since (see `moot.played_since`)."""
+        return moot.played_since(row.seq, row.seat, now)
 
     def _turn(self, row: Row, now: Moment) -> dict[str, Any]:
         """What a player needs to move: what happened since their last turn, the

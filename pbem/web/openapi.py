@@ -10,31 +10,7 @@ from pbem.games.base import Pages
 from pbem.service.chat import SHOWN
 
 from .openapi_table import ACCEPT, REMATCH, RESIGNED
-from .schemas import ACTION, CHAIN, CHAT_LINE, ERROR, LOG, OPTIONS
-
-_STATE_COMMON = {
-    "id": {"type": "string"},
-    "seq": {"type": "integer"},
-    "head_hash": {"type": "string"},
-    "status": {"enum": ["playing", "finished"]},
-    "round": {"type": "integer"},
-    "turn": {"type": ["integer", "null"]},
-    "waiting": {
-        "type": "array",
-        "items": {"type": "integer"},
-        "description": "The seats the game waits on now (several when they move at once)",
-    },
-    "acting": {"type": "boolean", "description": "Whether the caller's seat may act now"},
-    "players": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["seat", "name"],
-            "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}},
-        },
-    },
-    "winners": {"type": ["array", "null"], "items": {"type": "integer"}},
-}
+from .schemas import ACTION, CHAIN, CHAT_LINE, ERROR, LOG, OPTIONS, STATE_COMMON
 
 
 def _pages(name: str) -> Pages:
@@ -47,10 +23,10 @@ def _state() -> dict[str, Any]:
     return {
         "type": "object",
         "description": "The state document for the caller (DESIGN.md); hidden parts left out",
-        "required": ["game", *_STATE_COMMON],
+        "required": ["game", *STATE_COMMON],
         "properties": {
             "game": {"enum": list(GAMES)},
-            **_STATE_COMMON,
+            **STATE_COMMON,
             "chat": {
                 "type": "array",
                 "items": CHAT_LINE,

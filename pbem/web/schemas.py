@@ -140,3 +140,28 @@ CHAIN = {
         },
     },
 }
+
+# What every game's state document has (its own parts are in its Pages' state_schema).
+STATE_COMMON = {
+    "id": {"type": "string"},
+    "seq": {"type": "integer"},
+    "head_hash": {"type": "string"},
+    "status": {"enum": ["playing", "finished"]},
+    "round": {"type": "integer"},
+    "turn": {"type": ["integer", "null"]},
+    "waiting": {
+        "type": "array",
+        "items": {"type": "integer"},
+        "description": "The seats the game waits on now (several when they move at once)",
+    },
+    "acting": {"type": "boolean", "description": "Whether the caller's seat may act now"},
+    "players": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["seat", "name"],
+            "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}},
+        },
+    },
+    "winners": {"type": ["array", "null"], "items": {"type": "integer"}},
+}
