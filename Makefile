@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test test-fast abuse faults lint bench translations clean
-.PHONY: bench-sweep bench-load
+.PHONY: bench-sweep bench-load licences
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+licences: $(STAMP)  ## every runtime dependency's licence, checked against AGPL-3.0-or-later
+	$(BIN)/python tools/licences.py
 
 translations: $(STAMP)  ## add new strings to every catalog, then list what is untranslated
 	$(BIN)/python -m pbem.catalogs update

@@ -67,7 +67,7 @@ SERVER_COMMANDS = {
     ),
 }
 # Commands of the first registered game that has them, at the top level too: the
-# command line contract of DESIGN.md (`pbem replay LOG.json`, `pbem simulate`).
+# command line contract of docs/design.md (`pbem replay LOG.json`, `pbem simulate`).
 GAME_COMMANDS_AT_TOP = ("replay", "simulate", "demo")
 
 

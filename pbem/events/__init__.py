@@ -1,4 +1,4 @@
-"""Events as stored forever (DESIGN.md contract): the typed events and their codec
+"""Events as stored forever (docs/design.md contract): the typed events and their codec
 (`kinds`, `codec`), the envelope an event is read back in, and the hash chain. The
 type names live here and nowhere else: the rest of the server uses the classes."""
 
@@ -78,7 +78,7 @@ from .table import (
 )
 
 GENESIS = "0" * 64
-# The hash chain's rule, per game (DESIGN.md contract): version 1 hashes each event's
+# The hash chain's rule, per game (docs/design.md contract): version 1 hashes each event's
 # fields themselves; version 2 (every game created since) hashes a salted commitment
 # to them, so that the public hashes confirm no guess about a hidden event.
 CHAIN_V1 = 1

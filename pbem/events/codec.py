@@ -21,7 +21,7 @@ class EventError(ValueError):
 
 
 def canonical_json(value: Any) -> str:
-    """The JSON an event's hash is taken of (DESIGN.md contract, never to change): the
+    """The JSON an event's hash is taken of (docs/design.md contract, never to change): the
     standard library's compact text with sorted keys and UTF-8 kept as it is,
     `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`,
     written by orjson where that is the same text (see `json_text`)."""

@@ -1,4 +1,4 @@
-"""The event types (DESIGN.md contract): one frozen dataclass each, with the name it
+"""The event types (docs/design.md contract): one frozen dataclass each, with the name it
 is stored under (`TYPE`) and the version it is written at (`VERSION`)."""
 
 from __future__ import annotations

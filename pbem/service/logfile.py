@@ -1,4 +1,4 @@
-"""The log file (DESIGN.md contract) and the log's health: export a game as a log
+"""The log file (docs/design.md contract) and the log's health: export a game as a log
 file, import one as a new game, verify a stored game (its hash chain, every event
 folding again, and every read model and snapshot agreeing with the events), and
 rebuild the read models from the events alone."""

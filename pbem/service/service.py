@@ -376,7 +376,7 @@ class Service(MyGames, Table, OpenTables):
     # -- the log file: export, verify, rebuild --------------------------------------
 
     def export_log(self, game_id: str, seat: int | None = None) -> dict[str, Any]:
-        """The game as a log file (DESIGN.md contract), redacted for `seat` while
+        """The game as a log file (docs/design.md contract), redacted for `seat` while
         the game runs; once it has ended it carries the seed, so anyone can check
         the seed's SHA-256 and replay it."""
         return logfile.export_log(self._ctx, game_id, seat)

@@ -1,4 +1,4 @@
-"""The JSON API (DESIGN.md contract): create games, read a game as a seat or a
+"""The JSON API (docs/design.md contract): create games, read a game as a seat or a
 spectator, list legal actions, submit actions, read and say table talk, export the
 log, check the chain."""
 

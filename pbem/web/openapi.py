@@ -22,7 +22,7 @@ def _state() -> dict[str, Any]:
     """The state document: what every game's has, then one game's own parts."""
     return {
         "type": "object",
-        "description": "The state document for the caller (DESIGN.md); hidden parts left out",
+        "description": "The state document for the caller (docs/design.md); hidden parts left out",
         "required": ["game", *STATE_COMMON],
         "properties": {
             "game": {"enum": list(GAMES)},

@@ -1,4 +1,4 @@
-"""The HTTP API (DESIGN.md contract): creating games (tokens only with the admin key),
+"""The HTTP API (docs/design.md contract): creating games (tokens only with the admin key),
 the state document per caller, legal actions, submitting with 201 / 409 / 422 and
 idempotency keys, the log, errors as {"error", "detail"}."""
 

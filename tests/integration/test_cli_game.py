@@ -1,4 +1,4 @@
-"""`pbem db` and `pbem game` (DESIGN.md contract) on the database PBEM_DATABASE_URL
+"""`pbem db` and `pbem game` (docs/design.md contract) on the database PBEM_DATABASE_URL
 names: create, show, play, export, import (the new id alone on the last line) and
 verify (exit 0 only when the chain holds and every event folds)."""
 

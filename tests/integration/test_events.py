@@ -1,4 +1,4 @@
-"""The event log (DESIGN.md contract): the hash chain's exact formula, canonical
+"""The event log (docs/design.md contract): the hash chain's exact formula, canonical
 timestamps, and old payloads upcast on reading (a recorded v1 log)."""
 
 from __future__ import annotations

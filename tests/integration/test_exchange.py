@@ -1,4 +1,4 @@
-"""The log file (DESIGN.md contract) out of and into the store: a finished game's
+"""The log file (docs/design.md contract) out of and into the store: a finished game's
 export carries the seed and replays to the same final state; a running game's
 export is redacted for its viewer; an import checks every action first."""
 

@@ -1,4 +1,4 @@
-"""RULES.md section 11 on every page and API answer, for every viewer, while the game
+"""docs/games/mall.md section 11 on every page and API answer, for every viewer, while the game
 runs: no supply tile, no other player's unrevealed secret card, no seed; and all of
 it once the game has ended."""
 

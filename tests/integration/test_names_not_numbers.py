@@ -2,7 +2,7 @@
 and "since your last visit" say players' names and "you", never "seat N" where a name
 is known, and the mall's narration names tiles, attractions and bays; seq numbers,
 the head hash and the seed sit in a "Details" fold; a finished game opens on its
-final results. Hidden information stays hidden in all of it (RULES.md section 11)."""
+final results. Hidden information stays hidden in all of it (docs/games/mall.md section 11)."""
 
 from __future__ import annotations
 
@@ -232,7 +232,7 @@ def test_a_finished_game_opens_on_its_final_results(web):
 
 
 def test_a_tile_an_undo_put_back_in_the_supply_is_hidden_with_its_name(web):
-    """RULES.md section 11: Ann draws Y03 (a Burger Bar) into L4, Ben builds it, then
+    """docs/games/mall.md section 11: Ann draws Y03 (a Burger Bar) into L4, Ben builds it, then
     both take it all back. The log still tells the undone moves, but a tile back in
     the supply is neither named nor numbered: its name would tell the next draw."""
     app, parts = web

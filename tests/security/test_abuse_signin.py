@@ -261,7 +261,7 @@ def test_the_sign_in_link_is_mailed_only_to_the_address_asked_for(site):
 
 
 def test_no_viewer_learns_anything_hidden_from_the_live_answers_dashboard_or_feeds(web, tmp_path):
-    """RULES.md section 11, for what this page family adds: the walk of
+    """docs/games/mall.md section 11, for what this page family adds: the walk of
     test_hidden_walk (draws, an undo past them, a seat handed on), with every viewer
     also reading the live answers since seq 0, its dashboard and its feeds."""
     from test_hidden_walk import Walk

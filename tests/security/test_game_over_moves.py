@@ -1,5 +1,5 @@
 """A move performed on a game that is over is refused in a player's words by the
-rules of every game (RULES.md section 9: no turn follows the end), not a crash deep
+rules of every game (docs/games/mall.md section 9: no turn follows the end), not a crash deep
 inside them."""
 
 from dataclasses import replace

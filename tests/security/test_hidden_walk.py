@@ -1,4 +1,4 @@
-"""The hidden-information walk (RULES.md section 11): one short three-player game with
+"""The hidden-information walk (docs/games/mall.md section 11): one short three-player game with
 a bot, an agreed undo past a drawn tile, a request that lapses and a seat handed to
 a new person, played to its end. After every event, every viewer (each seat, a
 spectator, the replaced holder's dead link) reads everything it can get — the state

@@ -1,4 +1,4 @@
-"""An imported log names the seat of every action (the log format, RULES.md section
+"""An imported log names the seat of every action (the log format, docs/games/mall.md section
 12): a missing seat, or one that is not a seat number, refuses the whole file rather
 than storing a move by nobody."""
 

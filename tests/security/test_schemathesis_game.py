@@ -2,7 +2,7 @@
 game are seeded with known tokens, and every generated request names one of them
 and calls as a spectator, a seat, a seat of the other game or a stranger. Every
 answer must be documented, well-formed and no server error, and none may show a
-caller what the rules hide from them (RULES.md section 11): another seat's secret
+caller what the rules hide from them (docs/games/mall.md section 11): another seat's secret
 card, the supply's order, the seed while the game is played."""
 
 from __future__ import annotations

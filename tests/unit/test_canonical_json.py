@@ -1,5 +1,5 @@
 """The hash chain's canonical JSON and every JSON column's text are the standard
-library's to the byte (DESIGN.md contract: an event's hash never changes), whatever
+library's to the byte (docs/design.md contract: an event's hash never changes), whatever
 value they are given: the same text, or the same error."""
 
 from __future__ import annotations

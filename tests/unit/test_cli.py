@@ -1,4 +1,4 @@
-"""The `pbem` command line (DESIGN.md contract): replay with its state document, exit
+"""The `pbem` command line (docs/design.md contract): replay with its state document, exit
 status and refusal line; simulate with its summary and replayable logs; demo."""
 
 from __future__ import annotations

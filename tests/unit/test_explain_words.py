@@ -1,7 +1,7 @@
 """The mall said in a player's words (pbem/games/mall/explain.py): customer choices as
 who wants what from where, identical ones merged; balloons explained with the
 player's standing and points; attractions and bays by name with their condition,
-requirement and effect — all from the content set (RULES.md sections 2, 7, 8, 10)."""
+requirement and effect — all from the content set (docs/games/mall.md sections 2, 7, 8, 10)."""
 
 from __future__ import annotations
 

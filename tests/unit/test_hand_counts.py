@@ -1,4 +1,4 @@
-"""Legal-action counts worked out by hand from RULES.md, not by the engine: each position
+"""Legal-action counts worked out by hand from the mall's rules, not by the engine: each position
 is built explicitly, and its comment shows which slots, cells, placements and customers
 the rules allow and why. They pin the move generator where the golden files
 (tests/unit/golden/) only record what the engine itself once counted."""
@@ -29,7 +29,7 @@ def assert_hand_count(state, total: int, expected: list[str]) -> None:
 
 
 def opening_list() -> list[str]:
-    """Any opening, any player count (RULES.md sections 2-8): the mall is the Main
+    """Any opening, any player count (docs/games/mall.md sections 2-8): the mall is the Main
     Entrance on (0,1) and (1,1), 3 notes each, a full Dispenser.
     - money L, money R: both row-1 slots hold a tile (section 5)                  2
     - builds: every slot costs 0-3 notes, all affordable with 3; an element needs

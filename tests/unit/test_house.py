@@ -18,7 +18,7 @@ from pbem.games import NAMES
 
 NEUTRAL = ("pbem.web", "pbem.mail", "pbem.service", "pbem.cli", "pbem.store", "worker")
 GAME_PACKAGES = tuple(f"pbem.games.{name}" for name in NAMES)
-# Words of the mall game (RULES.md) that only its package may say. The site's name
+# Words of the mall game (docs/games/mall.md) that only its package may say. The site's name
 # ("Mall by mail" by default) is a setting, not a word of these files.
 GAME_WORDS = re.compile(
     r"\b(malls?|tiles?|balloons?|dispenser|attractions?|rainbow|customers?|docking|greedy)\b",

@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md hold: every import of every module under pbem/ and worker/
+"""The layers of docs/design.md hold: every import of every module under pbem/ and worker/
 (read with ast, function-level imports included) points down, no two packages import
 each other round a cycle, and a game package imports nothing of the server."""
 

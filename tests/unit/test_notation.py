@@ -1,4 +1,4 @@
-"""The action notation and its JSON form (RULES.md section 5): reading any case and
+"""The action notation and its JSON form (docs/games/mall.md section 5): reading any case and
 white space, writing canonical text, and clear errors for what is not an action."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The mall's SVG drawings (pbem/games/mall/svg_*.py), parsed as XML: malls built by legal play
-or by hand (RULES.md sections 1, 2, 6, 7 and 8) and the Dispenser (section 4)."""
+or by hand (docs/games/mall.md sections 1, 2, 6, 7 and 8) and the Dispenser (section 4)."""
 
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -96,7 +96,7 @@ def drawn(mall: Mall, **options) -> ET.Element:
     return ET.fromstring(mall_svg(mall, label="Ann's mall", **options))
 
 
-# -- tiles (RULES.md sections 1, 2, 7, 8) ---------------------------------------------
+# -- tiles (docs/games/mall.md sections 1, 2, 7, 8) ---------------------------------------------
 
 
 def test_each_tile_is_one_group_with_its_kind_and_title():
@@ -201,7 +201,7 @@ def test_changed_tiles_carry_the_class_and_a_highlight():
     }
 
 
-# -- customers (RULES.md section 6) -----------------------------------------------------
+# -- customers (docs/games/mall.md section 6) -----------------------------------------------------
 
 
 def customers(root: ET.Element) -> dict[str, tuple[list[str], str, str]]:
@@ -390,7 +390,7 @@ def test_names_and_labels_from_data_are_escaped():
     )
 
 
-# -- the Dispenser (RULES.md section 4) ----------------------------------------------------
+# -- the Dispenser (docs/games/mall.md section 4) --------------------------------------------------
 
 
 def test_dispenser_slots_carry_their_slot_tile_and_cost():

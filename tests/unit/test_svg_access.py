@@ -1,7 +1,7 @@
 """The mall's drawings for people who cannot tell its colours apart or use no mouse:
 every tile kind and customer want carries a shape besides its colour, the kinds differ
 in greyscale, lit cells stand out from the empty grid, and no empty cell is a tab stop
-until the turn script lights it (RULES.md sections 1, 2 and 6 name the kinds)."""
+until the turn script lights it (docs/games/mall.md sections 1, 2 and 6 name the kinds)."""
 
 import itertools
 import re

@@ -1,4 +1,4 @@
-"""Typed events (DESIGN.md events contract): each stored payload decodes to its frozen
+"""Typed events (docs/design.md events contract): each stored payload decodes to its frozen
 dataclass and encodes back to exactly what was stored; old versions are upcast; an
 unknown type or a malformed payload is refused with a message that says what is wrong."""
 

@@ -1,4 +1,4 @@
-"""The five actions of a turn (RULES.md section 5) as plain frozen data."""
+"""The five actions of a turn (docs/games/mall.md section 5) as plain frozen data."""
 
 from __future__ import annotations
 

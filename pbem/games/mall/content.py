@@ -1,4 +1,4 @@
-"""The content set: every number of the rules (RULES.md sections 2, 7, 8, 10), read
+"""The content set: every number of the rules (docs/games/mall.md sections 2, 7, 8, 10), read
 from a data file in this package so another set can be dropped in without touching
 rule code."""
 
@@ -20,7 +20,7 @@ Cell = tuple[int, int]
 
 @dataclass(frozen=True, slots=True, eq=False)  # identity: a cheap key for a mall's cache
 class Condition:
-    """What a mall must show before an attraction may be built (RULES.md section 7)."""
+    """What a mall must show before an attraction may be built (docs/games/mall.md section 7)."""
 
     type: str
     n: int

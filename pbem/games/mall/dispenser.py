@@ -1,4 +1,4 @@
-"""The Dispenser 3000 (RULES.md section 4): two columns of four rows, row 1 at the
+"""The Dispenser 3000 (docs/games/mall.md section 4): two columns of four rows, row 1 at the
 bottom; taking a tile slides the column down and refills its top from the supply."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The state document (DESIGN.md) as one player or a spectator may see it: RULES.md
-section 11 decides what is left out — the supply order always, other players'
+"""The state document (docs/design.md) as one player or a spectator may see it: the mall's
+rules, section 11 decides what is left out — the supply order always, other players'
 secret cards until revealed, the seed until the end."""
 
 from __future__ import annotations

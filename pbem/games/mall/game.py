@@ -92,7 +92,7 @@ class MallGame(Sequential):
         self, setup: Mapping[str, Any], state: State, seat: int | None
     ) -> dict[str, Any]:
         """Everything once the game has ended; before, no seed, no supply order, and
-        only the secret cards the viewer may see (RULES.md section 11)."""
+        only the secret cards the viewer may see (docs/games/mall.md section 11)."""
         if state.finished:
             return {**setup, "seed_sha256": state.seed_sha256}
         shown: dict[str, Any] = {"players": list(setup["players"])}
@@ -110,7 +110,7 @@ class MallGame(Sequential):
         return len(after.supply) < len(before.supply)
 
     def on_resign(self, state: State, seat: int, people: int) -> str:
-        """RULES.md says nothing of leaving a game: a bot plays the seat on while
+        """docs/games/mall.md says nothing of leaving a game: a bot plays the seat on while
         another person is at the table; with only bots left the game ends."""
         return default_on_resign(people)
 

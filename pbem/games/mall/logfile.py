@@ -1,4 +1,4 @@
-"""The game log file (DESIGN.md, format `pbem.mall/1`): reading one, replaying it
+"""The game log file (docs/design.md, format `pbem.mall/1`): reading one, replaying it
 through the rules, and writing one from a game's setup and actions."""
 
 from __future__ import annotations

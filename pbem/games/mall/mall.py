@@ -1,6 +1,6 @@
 """One player's mall: its tiles and customers, and everything the rules read off it —
 where an element may stand, which customers can reach a cell, clusters, lines and
-heights for attraction conditions and balloons (RULES.md sections 1, 6, 7, 8, 10).
+heights for attraction conditions and balloons (docs/games/mall.md sections 1, 6, 7, 8, 10).
 
 A mall is immutable; what is derived from it is computed once, on first use."""
 
@@ -85,7 +85,7 @@ class Mall:
         return max(y for tile in self.tiles for _, y in tile.cells)
 
     def supports(self, cell: Cell) -> bool:
-        """Whether an element may stand on `cell` (RULES.md 6.3)."""
+        """Whether an element may stand on `cell` (docs/games/mall.md 6.3)."""
         tile = self.owner.get(cell)
         if tile is None:
             return False
@@ -103,7 +103,7 @@ class Mall:
         }
         return tuple(sorted(cells, key=pieces.floor_first))
 
-    # -- customers and reach (RULES.md section 6) ------------------------------------
+    # -- customers and reach (docs/games/mall.md section 6) ------------------------------------
 
     @derived
     def waiting(self) -> tuple[Customer, ...]:
@@ -210,7 +210,7 @@ class Mall:
     def _choices(self) -> dict[str | None, tuple[tuple[int, int, str | None], ...]]:
         return {}
 
-    # -- counts, lines and clusters (RULES.md sections 7 and 10) ---------------------
+    # -- counts, lines and clusters (docs/games/mall.md sections 7 and 10) ---------------------
 
     @derived
     def counts(self) -> dict[str, int]:
@@ -320,7 +320,7 @@ class Mall:
             return all(n >= c.n for n in self.counts.values())
         raise ValueError(f"unknown condition type {c.type!r}")
 
-    # -- attractions and bays (RULES.md sections 7 and 8) ----------------------------
+    # -- attractions and bays (docs/games/mall.md sections 7 and 8) ----------------------------
 
     def placement_problem(self, shape: Shape, x: int, y: int) -> pieces.Problem | None:
         """Why `shape` cannot stand with its box's bottom-left at (x, y); None if it can."""

@@ -1,4 +1,4 @@
-"""The action notation of RULES.md section 5: `parse` reads text (any case, any white
+"""The action notation of docs/games/mall.md section 5: `parse` reads text (any case, any white
 space), `format_action` writes the canonical text, and the JSON form both ways."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Turns (RULES.md sections 5 to 9): which actions are legal, why an action is not,
+"""Turns (docs/games/mall.md sections 5 to 9): which actions are legal, why an action is not,
 and the state an action leads to."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .state import PlayerState, State
 
 def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     """The legal actions of the player to move (or of `seat`: none unless it is the
-    one to move), each once and canonical, in the order of RULES.md section 5; empty
+    one to move), each once and canonical, in the order of docs/games/mall.md section 5; empty
     once the game has ended."""
     if state.turn is None or (seat is not None and seat != state.turn):
         return []
@@ -343,7 +343,7 @@ def _changed(player: PlayerState, money: int, mall: Mall) -> PlayerState:
 
 def _next_turn(state: State, seat: int, triggered: bool) -> tuple[bool, int | None, int]:
     """(end triggered, seat to move, round) after `seat`'s turn: after the last
-    seat's turn in a round that saw an end trigger, the game is over (RULES.md
+    seat's turn in a round that saw an end trigger, the game is over (docs/games/mall.md
     section 9)."""
     end = state.end_triggered or triggered
     last_seat = len(state.players)

@@ -1,4 +1,4 @@
-"""Scoring (RULES.md section 10): balloons with their tie rules, attraction and bay
+"""Scoring (docs/games/mall.md section 10): balloons with their tie rules, attraction and bay
 points, and the winners. The same computation gives the end-of-round standings."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The whole game as one frozen value, and `setup` (RULES.md section 3), which deals
+"""The whole game as one frozen value, and `setup` (docs/games/mall.md section 3), which deals
 it from a seed or from an explicit supply, commons and secret cards."""
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class State:
 
 
 def seed_hash(seed: str) -> str:
-    """The public SHA-256 of a seed (RULES.md section 3)."""
+    """The public SHA-256 of a seed (docs/games/mall.md section 3)."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
@@ -110,7 +110,7 @@ def setup(
     rng: str = RNG,
 ) -> State:
     """Deal a new game. Each part not given explicitly is drawn from the seed, in the
-    order of RULES.md section 3; a given part replaces its draw (nothing is drawn
+    order of docs/games/mall.md section 3; a given part replaces its draw (nothing is drawn
     for it). Without a seed every part must be given."""
     content = content or load()
     count = len(players)

@@ -14,7 +14,7 @@ from .content import Content
 
 Cell = tuple[int, int]
 
-# The game's colours (RULES.md sections 1, 2, 7 and 8): element categories (also the
+# The game's colours (docs/games/mall.md sections 1, 2, 7 and 8): element categories (also the
 # customers' wants), the Main Entrance, bay types and attraction colours.
 COLOURS: dict[str, str] = {
     "food": "#f5c518",

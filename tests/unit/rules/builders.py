@@ -1,5 +1,5 @@
 """Explicit setups and hand-built malls for the rules tests. A `Plan` places tiles under
-the rules of RULES.md sections 1, 6, 7 and 8, checked here independently of the engine
+the rules of docs/games/mall.md sections 1, 6, 7 and 8, checked here independently of the engine
 (its own reach walk included), so every position it makes is one the rules allow."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ SECRETS = {"1": "O1", "2": "O2", "3": "O3", "4": "O4"}
 CATEGORY = {"Y": "food", "B": "hobby", "G": "fashion", "R": "entrance"}
 STORES = ("food", "hobby", "fashion")
 
-# RULES.md section 2: the wants of entrance tiles, by group of four numbers.
+# docs/games/mall.md section 2: the wants of entrance tiles, by group of four numbers.
 ENTRANCE_WANTS = (
     ("food", "food"),
     ("hobby", "hobby"),
@@ -39,7 +39,7 @@ ENTRANCE_WANTS = (
     ("fashion", "food"),
 )
 
-# RULES.md section 7, shapes drawn top row first.
+# docs/games/mall.md section 7, shapes drawn top row first.
 SHAPES = {
     "zero-g-carousel": ("PP", "BB"),
     "holo-fountain": ("P", "X", "B"),
@@ -54,7 +54,7 @@ SHAPES = {
     "founders-statue": ("P", "B"),
 }
 
-# RULES.md section 8: the customers arriving on a bay, and the elements of each category
+# docs/games/mall.md section 8: the customers arriving on a bay, and the elements of each category
 # a bay needs (by the first letter of its id: Grey or Brown).
 BAY_ARRIVALS = {
     "GD1": ("food", "fashion"),

@@ -1,4 +1,4 @@
-"""RULES.md section 1: cells and floors, tiles that never share a cell, edge adjacency,
+"""docs/games/mall.md section 1: cells and floors, tiles that never share a cell, edge adjacency,
 and which kinds of tile are elements and stores."""
 
 import pytest

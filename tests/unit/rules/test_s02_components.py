@@ -1,4 +1,4 @@
-"""RULES.md section 2: the `standard` content set — element tiles and their customers,
+"""docs/games/mall.md section 2: the `standard` content set — element tiles and their customers,
 the tiles of a P-player game, Main Entrances, customer ids and money."""
 
 import pytest
@@ -64,7 +64,7 @@ def test_a_p_player_game_uses_24_p_tiles(players):
 
 
 def test_a_two_player_game_uses_these_twelve_entrances():
-    """Section 2: the list RULES.md gives for P=2."""
+    """Section 2: the list docs/games/mall.md gives for P=2."""
     entrances = sorted(t for t in tiles_dealt(2) if t.startswith("R"))
     assert entrances == [
         "R01", "R02", "R05", "R06", "R09", "R10",

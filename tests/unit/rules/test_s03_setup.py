@@ -1,4 +1,4 @@
-"""RULES.md section 3: seats and rounds, the seeded deal and its pinned draw order,
+"""docs/games/mall.md section 3: seats and rounds, the seeded deal and its pinned draw order,
 commons and secret cards, and explicit setups."""
 
 import hashlib
@@ -31,7 +31,7 @@ def draw_list(players: int) -> list[str]:
 
 
 def test_seat_1_moves_first_then_each_seat_then_a_new_round():
-    """Section 3.1, with rounds as DESIGN.md counts them."""
+    """Section 3.1, with rounds as docs/design.md counts them."""
     state = game(players=3)
     seen = []
     for _ in range(4):

@@ -1,4 +1,4 @@
-"""RULES.md section 4: the Dispenser 3000 — slot costs, sliding and refilling, columns
+"""docs/games/mall.md section 4: the Dispenser 3000 — slot costs, sliding and refilling, columns
 that shrink once the supply is empty, and end trigger A."""
 
 import pytest

@@ -1,5 +1,5 @@
-"""RULES.md section 5: one action a turn, the order of legal-action lists, take money,
-pass, the notation and its JSON form, and the `pbem replay` contract of DESIGN.md."""
+"""docs/games/mall.md section 5: one action a turn, the order of legal-action lists, take money,
+pass, the notation and its JSON form, and the `pbem replay` contract of docs/design.md."""
 
 import json
 import subprocess
@@ -259,7 +259,7 @@ def test_the_canonical_form_of_a_sloppy_legal_action():
     assert to_json(canonical) == {"type": "build", "slot": "L1", "x": 0, "y": 2}
 
 
-# -- pbem replay (DESIGN.md contract) --------------------------------------------------
+# -- pbem replay (docs/design.md contract) --------------------------------------------------
 
 SETUP = {
     "players": ["Ann", "Ben"],
@@ -277,7 +277,7 @@ def replay(tmp_path: Path, actions: list, *options: str) -> subprocess.Completed
 
 
 def test_replay_json_seq_is_the_number_of_actions_plus_one(tmp_path):
-    """DESIGN.md, Command line: `seq` after k actions is k + 1 (section 5 turns)."""
+    """docs/design.md, Command line: `seq` after k actions is k + 1 (section 5 turns)."""
     actions = [
         {"seat": 1, "action": "build L1 at 0,2"},
         {"seat": 2, "action": {"type": "money", "column": "R"}},
@@ -292,21 +292,21 @@ def test_replay_json_seq_is_the_number_of_actions_plus_one(tmp_path):
 
 
 def test_replay_legal_lists_the_canonical_actions_of_the_seat_to_move(tmp_path):
-    """DESIGN.md `--legal`: the legal actions of section 5, canonical."""
+    """docs/design.md `--legal`: the legal actions of section 5, canonical."""
     result = replay(tmp_path, [{"seat": 1, "action": "money L"}], "--json", "--legal")
     state = play(dealt(SETUP["supply"]), "money L")
     assert json.loads(result.stdout)["legal"] == legal_texts(state)
 
 
 def test_replay_refuses_an_entry_by_a_seat_not_to_move(tmp_path):
-    """DESIGN.md: exit 2 and `action N (seat S, "TEXT"): not seat S's turn`."""
+    """docs/design.md: exit 2 and `action N (seat S, "TEXT"): not seat S's turn`."""
     result = replay(tmp_path, [{"seat": 1, "action": "money L"}, {"seat": 1, "action": "money L"}])
     assert result.returncode == 2
     assert result.stderr == 'action 2 (seat 1, "money L"): not seat 1\'s turn\n'
 
 
 def test_replay_shows_a_refused_json_action_compactly(tmp_path):
-    """DESIGN.md: TEXT is the action as given, JSON forms compactly (section 5 JSON form)."""
+    """docs/design.md: TEXT is the action as given, JSON forms compactly (section 5 JSON form)."""
     action = {"type": "build", "slot": "L4", "x": 0, "y": 1}
     result = replay(tmp_path, [{"seat": 1, "action": action}])
     assert result.returncode == 2
@@ -318,7 +318,7 @@ def test_replay_shows_a_refused_json_action_compactly(tmp_path):
 
 
 def test_replay_refuses_an_illegal_action_with_the_rule_that_forbids_it(tmp_path):
-    """DESIGN.md: exit 2 and one line with the reason (section 6: cannot go below 0 notes)."""
+    """docs/design.md: exit 2 and one line with the reason (section 6: cannot go below 0 notes)."""
     actions = [{"seat": 1, "action": "build L4 at 0,2"}, {"seat": 2, "action": "money L"}]
     actions.append({"seat": 1, "action": "build L4 at 1,2"})
     result = replay(tmp_path, actions)
@@ -327,7 +327,7 @@ def test_replay_refuses_an_illegal_action_with_the_rule_that_forbids_it(tmp_path
 
 
 def test_replay_refuses_text_that_is_no_action(tmp_path):
-    """DESIGN.md: an unreadable entry stops the replay like an illegal one (section 5
+    """docs/design.md: an unreadable entry stops the replay like an illegal one (section 5
     notation)."""
     result = replay(tmp_path, [{"seat": 1, "action": "fly to the moon"}])
     assert result.returncode == 2

@@ -1,4 +1,4 @@
-"""RULES.md section 6: where an element may be built, customers arriving on entrances,
+"""docs/games/mall.md section 6: where an element may be built, customers arriving on entrances,
 moving onto stores (with the `for` choice of section 5), and reach."""
 
 import pytest

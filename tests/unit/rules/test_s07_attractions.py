@@ -1,4 +1,4 @@
-"""RULES.md section 7: attraction conditions, who may build what, and placing shapes —
+"""docs/games/mall.md section 7: attraction conditions, who may build what, and placing shapes —
 bounding-box corners, mirroring, base-plate support and overhangs."""
 
 import pytest

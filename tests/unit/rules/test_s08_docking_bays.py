@@ -1,4 +1,4 @@
-"""RULES.md section 8: docking bays — requirements, placement beside the Main Entrance
+"""docs/games/mall.md section 8: docking bays — requirements, placement beside the Main Entrance
 or the other bay, one of each type, ownership, effects and end bonuses."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""RULES.md section 9 (with the triggers of sections 4 and 7): the round in which an end
+"""docs/games/mall.md section 9 (with the triggers of sections 4 and 7): the round in which an end
 trigger happens is finished, so every seat plays the same number of turns."""
 
 from collections import Counter
@@ -92,7 +92,7 @@ def test_the_personal_attraction_is_no_end_trigger(commons):
 
 
 def test_nothing_is_legal_once_the_game_has_ended():
-    """Section 9 and DESIGN.md: a finished game has no turn and no legal action."""
+    """Section 9 and docs/design.md: a finished game has no turn and no legal action."""
     state = play(dealt(TILES[:8]), "money L", "money L")
     assert legal_actions(state) == []
     with pytest.raises(IllegalAction, match="the game is over"):

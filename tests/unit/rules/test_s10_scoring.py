@@ -1,4 +1,4 @@
-"""RULES.md section 10: balloons by player count, every tie rule, the score and the
+"""docs/games/mall.md section 10: balloons by player count, every tie rule, the score and the
 winners, and provisional standings."""
 
 import pytest
@@ -290,7 +290,7 @@ def test_standings_are_provisional_while_playing_and_final_at_the_end():
 
 
 def test_the_state_document_shows_provisional_scores_while_playing():
-    """Section 10, end-of-round scoring, as DESIGN.md's state document shows it."""
+    """Section 10, end-of-round scoring, as docs/design.md's state document shows it."""
     doc = view(position(statue_and_rocket_valet(), food_column(2, 1)), 1)
     assert doc["status"] == "playing"
     assert doc["players"][0]["score"] == {

@@ -1,4 +1,4 @@
-"""RULES.md section 11: what `view` shows each seat and spectators — never the supply
+"""docs/games/mall.md section 11: what `view` shows each seat and spectators — never the supply
 order, a secret card only to its owner until revealed, the seed only after the end."""
 
 import hashlib
