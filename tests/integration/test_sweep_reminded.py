@@ -28,9 +28,9 @@ def asked(service, monkeypatch):
     calls: list[tuple[str, int, float]] = []
     remind = service.remind
 
-    def counted(game_id, seq, hours):
+    def counted(game_id, seq, hours, seat=None):
         calls.append((game_id, seq, hours))
-        return remind(game_id, seq, hours)
+        return remind(game_id, seq, hours, seat)
 
     monkeypatch.setattr(service, "remind", counted)
     return calls
