@@ -216,7 +216,7 @@ def test_missing_disbands_are_civil_disorder_and_missing_builds_waived():
     state = state_at(start)
     assert GAME.active(state) == {seat("GERMANY"), seat("FRANCE")}
     assert GAME.view(state, 3)["adjustments"]["FRANCE"] == 2
-    with pytest.raises(IllegalAction, match="disbands 1 units, not 2"):
+    with pytest.raises(IllegalAction, match="disbands 1 unit, not 2"):
         GAME.check(state, GAME.parse("A BER D\nA MUN D"), 4)
     with pytest.raises(IllegalAction, match=r"may build 2 units, not 3 \(WAIVE is one too many\)"):
         GAME.check(state, GAME.parse("A PAR B\nF BRE B\nWAIVE"), 3)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 
 from .actions import Action, Orders, Resolve
 from .legality import possible_orders
@@ -89,10 +90,11 @@ def describe(state: DipState, seat: int | None) -> str:
     for i, power in enumerate(POWERS):
         units = [*position.units[i], *(f"*{unit}" for unit, _ in position.retreats[i])]
         lines.append(
-            _(
-                "%(power)s: %(count)s centres; %(units)s",
+            ngettext(
+                "%(power)s: %(num)d centre; %(units)s",
+                "%(power)s: %(num)d centres; %(units)s",
+                len(position.centres[i]),
                 power=power_name(power),
-                count=len(position.centres[i]),
                 units=listing(units) or "-",
             )
         )

@@ -5,6 +5,7 @@ builds or disbands than the adjustment allows; and the possible orders by seat."
 from __future__ import annotations
 
 from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 
 from ..base import IllegalAction
 from .position import AMBIGUOUS, POWERS, Facts, Position, facts, loose_key
@@ -138,20 +139,22 @@ def _check_count(known: Facts, index: int, given: list[str]) -> None:
     adjust = known.adjust[index]
     if adjust > 0 and len(given) > adjust:
         raise IllegalAction(
-            _(
-                "%(power)s may build %(count)s units, not %(given)s (%(last)s is one too many)",
+            ngettext(
+                "%(power)s may build %(num)d unit, not %(given)s (%(last)s is one too many)",
+                "%(power)s may build %(num)d units, not %(given)s (%(last)s is one too many)",
+                adjust,
                 power=power_name(POWERS[index]),
-                count=adjust,
                 given=len(given),
                 last=given[adjust],
             )
         )
     if adjust < 0 and len(given) > -adjust:
         raise IllegalAction(
-            _(
-                "%(power)s disbands %(count)s units, not %(given)s (%(last)s is one too many)",
+            ngettext(
+                "%(power)s disbands %(num)d unit, not %(given)s (%(last)s is one too many)",
+                "%(power)s disbands %(num)d units, not %(given)s (%(last)s is one too many)",
+                -adjust,
                 power=power_name(POWERS[index]),
-                count=-adjust,
                 given=len(given),
                 last=given[-adjust],
             )
