@@ -28,7 +28,10 @@ class Position:
     """Everything the package needs to go on from one phase: the phase ("S1901M"),
     and per power (in POWERS order) its units ("A PAR", "F STP/SC"), its dislodged
     units with where each may retreat, its supply centres, home centres, influence
-    and civil-disorder flag, each as the package lists them."""
+    and civil-disorder flag, each as the package lists them; and the units the last
+    movement dislodged with the site each was dislodged from, as the package keeps
+    them until a retreat or adjustment phase reports them (as disbanded, if they
+    did not retreat)."""
 
     map: str
     phase: str
@@ -38,6 +41,7 @@ class Position:
     homes: PerPower
     influence: PerPower
     civil_disorder: tuple[int, ...]
+    dislodged_by: tuple[tuple[str, str], ...] = ()
 
     @property
     def kind(self) -> str:
@@ -71,6 +75,7 @@ def from_package(game: Any) -> Position:
         homes=tuple(_names(state["homes"][p]) for p in POWERS),
         influence=tuple(_names(state["influence"][p]) for p in POWERS),
         civil_disorder=tuple(int(state["civil_disorder"][p]) for p in POWERS),
+        dislodged_by=tuple((str(unit), str(site)) for unit, site in game.dislodged.items()),
     )
 
 
@@ -102,6 +107,7 @@ def fresh_game(position: Position) -> Any:
     """A new package game standing in `position`, the caller's own to change."""
     game = PackageGame(map_name=position.map)
     game.set_state(package_state(position))
+    game.dislodged = dict(position.dislodged_by)  # `set_state` leaves it out
     return game
 
 

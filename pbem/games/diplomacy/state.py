@@ -72,6 +72,7 @@ def dump_position(position: Position) -> dict[str, Any]:
         "homes": _per_power(position.homes),
         "influence": _per_power(position.influence),
         "civil_disorder": {p: position.civil_disorder[i] for i, p in enumerate(POWERS)},
+        "dislodged_by": dict(position.dislodged_by),
     }
 
 
@@ -95,6 +96,7 @@ def load_position(doc: Mapping[str, Any]) -> Position:
         homes=_tuples(doc["homes"]),
         influence=_tuples(doc["influence"]),
         civil_disorder=tuple(int(doc["civil_disorder"][p]) for p in POWERS),
+        dislodged_by=tuple((str(u), str(site)) for u, site in doc["dislodged_by"].items()),
     )
 
 
