@@ -141,6 +141,14 @@ def test_the_rules_play_as_the_package_does(seed):
         assert [POWERS[s - 1] for s in state.winners] == ref.outcome[1:]
 
 
+def test_a_game_to_a_solo_victory_plays_as_the_package_does():
+    state, ref, log = play(2, 25)  # this one's Russia reaches 18 centres in 1921
+    assert ref.is_game_done and GAME.over(state) and not state.drawn
+    assert state.winners == (6,) and ref.outcome == ["W1921A", "RUSSIA"]
+    assert len(state.position.centres[5]) >= 18
+    assert replay(SETUP, log).outcome == ref.outcome
+
+
 def test_the_comparison_sees_other_orders():
     """Two games told the same, then one phase different: the comparison (and the
     log's replay) must see that they stand differently."""

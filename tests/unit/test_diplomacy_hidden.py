@@ -101,8 +101,9 @@ def test_a_resolved_phase_is_drawn_with_every_order_of_it():
     for seat in (4, 5, 6, 7):
         state = GAME.perform(state, Orders(seat, ()))
     after = resolve(state)
-    last = draw_map(after, None, phase=-1)
-    assert last == draw_map(after, 6, phase=0) and last != draw_map(after, None)
+    last = draw_map(after, None, last=True)
+    assert last == draw_map(after, 6, last=True) and last != draw_map(after, None)
+    assert draw_map(state, 3, last=True) == draw_map(state, None)  # nothing resolved yet
     assert last.count("<path") + last.count("<line") > draw_map(state, None).count("<line")
 
 

@@ -11,7 +11,7 @@ import pytest
 from diplomacy_helpers import NAMES, give, phase, placed, resolve, seat, state_at
 
 from pbem.games.base import IllegalAction, NotationError, SetupError
-from pbem.games.diplomacy import GAME, Orders, Resolve
+from pbem.games.diplomacy import GAME, Orders, Resolve, possible_orders
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +54,7 @@ def test_view_of_the_opening(opening):
     assert sorted(doc["possible"]) == ["BRE", "MAR", "PAR"]
     assert "A PAR - BUR" in doc["possible"]["PAR"]
     assert "my_orders" not in GAME.view(opening, None)
+    assert possible_orders(opening, 3) == doc["possible"] and possible_orders(opening, 0) == {}
     assert doc["winners"] is None and doc["drawn"] is False and doc["history"] == []
 
 
@@ -172,6 +173,7 @@ def test_replaced_orders_and_the_resolution_they_wait_for(opening):
     due = GAME.resolution(state)
     assert due == Resolve("S1901M", {s: () for s in (1, 2, 4, 5, 6, 7)} | {3: ("A PAR - PIC",)})
     assert GAME.sealed(state, Orders(3, ())) and not GAME.sealed(state, due)
+    assert GAME.legal_actions(state, None) == [due] and GAME.legal_actions(opening, None) == []
     with pytest.raises(IllegalAction, match="only the game"):
         GAME.check(state, due, 3)
     with pytest.raises(IllegalAction, match="not the resolution"):

@@ -6,7 +6,7 @@ later."""
 from __future__ import annotations
 
 from .actions import Orders, Resolve
-from .rules import GAME, Diplomacy
+from .rules import GAME, Diplomacy, possible_orders
 from .state import DipState
 
-__all__ = ["GAME", "DipState", "Diplomacy", "Orders", "Resolve"]
+__all__ = ["GAME", "DipState", "Diplomacy", "Orders", "Resolve", "possible_orders"]

@@ -79,6 +79,7 @@ def view(state: DipState, seat: int | None) -> dict[str, Any]:
         doc["my_orders"] = None if pending is None else list(pending)
         doc["my_draw"] = state.draws[seat - 1]
         doc["possible"] = possible_orders(position, seat) if can_order(state, seat) else {}
+
     return doc
 
 

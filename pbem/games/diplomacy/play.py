@@ -83,24 +83,25 @@ def resolve(state: DipState, action: Resolve) -> DipState:
     position = state.position
     given: tuple[OrderSet, ...] = tuple(action.orders.get(s) for s in SEATS)
     if draw_agreed(state):
-        record = PhaseRecord(position.phase, position, tuple(None for _ in POWERS), ())
-        ended = replace(state, history=(*state.history, record))
+        record = PhaseRecord(position.phase, tuple(None for _ in POWERS), ())
+        ended = replace(state, history=(*state.history, record), previous=position)
         return replace(_cleared(ended), winners=tuple(survivors(position)), drawn=True)
     history = list(state.history)
     for _round in range(MAX_IDLE):
         orders = {POWERS[s - 1]: o for s, o in zip(SEATS, given, strict=True) if o is not None}
         done = process(position, orders)
-        history.append(PhaseRecord(position.phase, position, given, done.results))
+        history.append(PhaseRecord(position.phase, given, done.results))
         position = done.position
         if done.outcome is not None:
             seats = tuple(SEATS[POWERS.index(p)] for p in done.outcome)
             solo = len(seats) == 1 and len(position.centres[seats[0] - 1]) >= victory(position.map)
             after = replace(state, position=position, history=tuple(history))
-            return replace(_cleared(after), winners=seats, drawn=not solo)
+            return replace(_cleared(after), previous=state.position, winners=seats, drawn=not solo)
         if not idle(position):
             break
         given = tuple(None for _ in POWERS)
-    return _cleared(replace(state, position=position, history=tuple(history)))
+    after = replace(state, position=position, history=tuple(history), previous=state.position)
+    return _cleared(after)
 
 
 def end(state: DipState, seat: int) -> DipState:

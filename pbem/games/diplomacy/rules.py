@@ -144,6 +144,12 @@ class Diplomacy:
         return load(doc)
 
 
+def possible_orders(state: DipState, seat: int) -> dict[str, list[str]]:
+    """location -> the orders the seat may give there this phase (each sorted); {}
+    for a seat with nothing to order and once the game is over."""
+    return legality.possible_orders(state.position, seat) if play.can_order(state, seat) else {}
+
+
 def _whose(state: DipState, action: Orders, seat: int | None) -> int:
     """The seat the orders are for: the one named, else the owner of the first
     unit ordered."""

@@ -15,11 +15,10 @@ OrderSet = Names | None  # a seat's orders; None: none given (yet)
 
 @dataclass(frozen=True)
 class PhaseRecord:
-    """A resolved phase: its name, the position it started from, every seat's
-    order set (None for a seat that gave none), and each unit's results."""
+    """A resolved phase: its name, every seat's order set (None for a seat that
+    gave none), and each unit's results."""
 
     phase: str
-    before: Position
     orders: tuple[OrderSet, ...]
     results: tuple[tuple[str, Names], ...]
 
@@ -27,7 +26,8 @@ class PhaseRecord:
 @dataclass(frozen=True)
 class DipState:
     """The game: players' names by seat, the position, this phase's sealed order
-    sets and draw votes by seat, the resolved phases, and once over the winning
+    sets and draw votes by seat, the resolved phases, the position the last
+    resolution started from (to draw its orders on), and once over the winning
     seats (one for a solo victory) and whether the game was drawn."""
 
     names: Names
@@ -35,6 +35,7 @@ class DipState:
     pending: tuple[OrderSet, ...]
     draws: tuple[bool, ...]
     history: tuple[PhaseRecord, ...] = ()
+    previous: Position | None = None
     winners: tuple[int, ...] | None = None
     drawn: bool = False
 
@@ -117,12 +118,12 @@ def dump(state: DipState) -> dict[str, Any]:
         "history": [
             {
                 "phase": r.phase,
-                "before": dump_position(r.before),
                 "orders": [_orders(o) for o in r.orders],
                 "results": [[unit, list(said)] for unit, said in r.results],
             }
             for r in state.history
         ],
+        "previous": None if state.previous is None else dump_position(state.previous),
         "winners": None if state.winners is None else list(state.winners),
         "drawn": state.drawn,
     }
@@ -138,12 +139,12 @@ def load(doc: Mapping[str, Any]) -> DipState:
         history=tuple(
             PhaseRecord(
                 phase=str(r["phase"]),
-                before=load_position(r["before"]),
                 orders=tuple(_order_set(o) for o in r["orders"]),
                 results=tuple((str(u), tuple(str(s) for s in said)) for u, said in r["results"]),
             )
             for r in doc["history"]
         ),
+        previous=None if doc["previous"] is None else load_position(doc["previous"]),
         winners=None if winners is None else tuple(int(w) for w in winners),
         drawn=bool(doc["drawn"]),
     )

@@ -1,6 +1,7 @@
 """The map as SVG, drawn by the package's renderer: the current position with the
-viewer's own pending orders, or a resolved phase's position with every order given
-in it. Self-contained: no DOCTYPE, comments, scripts or external references."""
+viewer's own pending orders, or the position the last resolution started from with
+every order of that phase. Self-contained: no DOCTYPE, comments, scripts or
+external references."""
 
 from __future__ import annotations
 
@@ -47,13 +48,15 @@ def clean(svg: str) -> str:
     return _BETWEEN.sub("><", svg).strip()
 
 
-def draw_map(state: DipState, viewer: int | None, phase: int | None = None) -> str:
+def draw_map(state: DipState, viewer: int | None, last: bool = False) -> str:
     """The current position with the viewer's own pending orders (nobody else's);
-    or, given `phase` (an index into the resolved phases, -1 the last), that
-    phase's position with every order given in it (public once resolved)."""
-    if phase is not None:
-        record = state.history[phase]
-        return _render(record.before, {POWERS[i]: o for i, o in enumerate(record.orders)})
+    or, with `last`, the position the last resolution started from with every
+    order given in that phase (public once resolved)."""
+    if last:
+        if state.previous is None:
+            return _render(state.position, {})
+        record = next(r for r in reversed(state.history) if r.phase == state.previous.phase)
+        return _render(state.previous, {POWERS[i]: o for i, o in enumerate(record.orders)})
     own: dict[str, OrderSet] = {}
     if viewer in SEATS and viewer is not None and not state.over:
         own[POWERS[viewer - 1]] = state.pending[viewer - 1]
