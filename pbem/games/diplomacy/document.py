@@ -79,7 +79,6 @@ def view(state: DipState, seat: int | None) -> dict[str, Any]:
         doc["my_orders"] = None if pending is None else list(pending)
         doc["my_draw"] = state.draws[seat - 1]
         doc["possible"] = possible_orders(position, seat) if can_order(state, seat) else {}
-
     return doc
 
 
@@ -150,8 +149,8 @@ def _narrate_resolve(before: DipState, action: Resolve, after: DipState) -> str:
     name = phase_name(action.phase)
     records = after.history[len(before.history) :]
     if draw_agreed(before):  # nothing was adjudicated
-        voters = listing(power_name(POWERS[s - 1]) for s in after.winners or ())
-        return _("%(phase)s: a draw agreed by %(powers)s", phase=name, powers=voters)
+        powers = listing(power_name(POWERS[s - 1]) for s in after.winners or ())
+        return _("%(phase)s: a draw agreed by %(powers)s", phase=name, powers=powers)
     parts = [_orders_line(seat, given) for seat, given in action.orders.items()]
     if records:
         parts += _results_line(records[0])

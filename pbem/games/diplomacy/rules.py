@@ -55,8 +55,6 @@ class Diplomacy:
                 raise IllegalAction(_("this is not the resolution the phase is waiting for"))
             return action
         whose = _whose(state, action, seat)
-        if not play.can_order(state, whose):
-            legality.check_orders(state.position, whose, ())  # says why
         orders = legality.check_orders(state.position, whose, action.orders)
         return Orders(whose, orders, action.draw)
 
