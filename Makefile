@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test test-fast abuse faults lint bench translations clean
-.PHONY: bench-sweep bench-load licences
+.PHONY: bench-sweep bench-load licences diplomacy-long
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,9 @@ abuse: $(STAMP)  ## the abuse suite's long series: 20 times the examples, new on
 RUNS ?= 3
 faults: $(STAMP)  ## the fault suite's long series: RUNS runs on each topology, fresh seeds
 	PBEM_FAULT_LONG=1 PBEM_FAULT_RUNS=$(RUNS) $(BIN)/pytest -n 2 -p no:cacheprovider tests/faults
+
+diplomacy-long: $(STAMP)  ## Diplomacy against the diplomacy package: 100 random games of 10 years
+	PBEM_DIPLOMACY_GAMES=100 $(BIN)/pytest -n 2 -p no:cacheprovider tests/unit/test_diplomacy_differential.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
