@@ -205,6 +205,28 @@ class Plugin:
         on first use, so that the rules never load what only pages need."""
         return import_module(f"{self.package}.{name}")
 
+    def examples(self) -> tuple[Example, ...]:
+        """The game's examples (its module `examples`, `EXAMPLES`): games to show and
+        test it with, so that every test of every page, mail and answer runs over
+        every registered game without knowing any of them."""
+        found: tuple[Example, ...] = tuple(self.part("examples").EXAMPLES)
+        return found
+
+
+@dataclass(frozen=True)
+class Example:
+    """A game a plugin gives to show and test itself with: its players' names, its
+    setup (the log file's `setup` part, without the players) and moves from the start,
+    each (seat, action in the game's notation), all legal in order; the game's own
+    resolutions are not listed (the server takes them itself). `ends`: whether the
+    moves end the game. `about`: what the example shows, for a test's name."""
+
+    about: str
+    players: tuple[str, ...]
+    setup: Mapping[str, Any]
+    moves: tuple[tuple[int, str], ...]
+    ends: bool = False
+
 
 # -- what a game gives the mails ----------------------------------------------------
 

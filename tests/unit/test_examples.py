@@ -1,0 +1,52 @@
+"""Every registered game gives examples to be tested with (`Plugin.examples`), and
+they are honest: every move legal for its seat in order, the game's own resolutions
+taken where the game takes them, and the end where the example says."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.games import GAMES, IllegalAction
+
+
+def replayed(plugin, example):
+    """The states after each move of `example`, resolutions taken."""
+    rules = plugin.rules
+    state = rules.setup(list(example.players), dict(example.setup))
+    states = [state]
+    for seat, text in example.moves:
+        assert seat in rules.active(state) or rules.legal_actions(state, seat), (seat, text)
+        state = rules.perform(state, rules.check(state, rules.parse(text), seat))
+        while (due := rules.resolution(state)) is not None:
+            state = rules.perform(state, rules.check(state, due, None))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_gives_a_game_to_the_end_and_one_under_way(name):
+    examples = GAMES[name].examples()
+    assert any(e.ends for e in examples) and any(not e.ends for e in examples)
+    assert len({e.about for e in examples}) == len(examples)
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [(name, n) for name in GAMES for n in range(len(GAMES[name].examples()))],
+)
+def test_an_example_plays_legally_and_ends_where_it_says(name, number):
+    plugin = GAMES[name]
+    example = plugin.examples()[number]
+    states = replayed(plugin, example)
+    rules = plugin.rules
+    assert rules.over(states[-1]) == example.ends
+    assert not any(rules.over(s) for s in states[:-1])  # nothing after the end
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_wrong_move_in_an_example_would_be_caught(name):
+    plugin = GAMES[name]
+    example = plugin.examples()[0]
+    broken = type(example)(example.about, example.players, example.setup, ((1, "no such move"),))
+    with pytest.raises(IllegalAction):
+        replayed(plugin, broken)
