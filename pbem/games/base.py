@@ -260,6 +260,12 @@ class Pages(Protocol):
     undo, the seat tools) and asks this for the rest; the templates it names live in
     the game's `templates/` folder and are included as `"<name>/<template>"`."""
 
+    # The markup every page of the game carries, which no other game's does: the
+    # class of its drawing's root (`class="pbem-mall"`). Every board partial also
+    # carries the standings as a table in an element of class "standings", a row
+    # per seat in the plugin's standings order, each row's header (<th
+    # scope="row">) starting with the player's name, and "winner" in the winners'.
+    marker: str
     # Partial templates by role, relative to the game's templates folder:
     # "board" (the position: drawings and standings), "turn" (the choices inside the
     # turn form), "setup" (the game's fields on the New game form), "rules" (the

@@ -34,6 +34,7 @@ from .turn_words import script_words
 
 CONTENT = load()
 
+marker = 'class="pbem-mall"'
 partials = {
     "board": "board.html",
     "beside": "dispenser.html",

@@ -15,6 +15,7 @@ from pbem.i18n import gettext as _
 from ..base import SetupError
 from .rules import MAX_PILE, MAX_SEED, MAX_TAKE
 
+marker = 'class="nim-pile"'
 partials = {
     "board": "board.html",
     "beside": "pile.html",
