@@ -26,6 +26,7 @@ from pbem.events import (
     read,
     stored_payload,
 )
+from pbem.games import GAMES
 
 RECORDED = Path(__file__).parents[1] / "integration" / "recorded" / "mall_v1_events.json"
 
@@ -61,7 +62,7 @@ def game_created(draw: st.DrawFn) -> dict:
     ]
     return {
         "game_id": draw(st.text("abcdefghijklmnopqrstuvwxyz234567", min_size=16, max_size=16)),
-        "game": draw(st.sampled_from(["mall", "nim"])),
+        "game": draw(st.sampled_from(sorted(GAMES))),
         "content": draw(words),
         "engine_version": draw(words),
         "players": players,
