@@ -95,6 +95,7 @@ def seat_replaced() -> st.SearchStrategy[dict]:
 PAYLOADS = {
     "GameCreated": game_created(),
     "ActionTaken": st.fixed_dictionaries({"seat": seats, "action": json_objects}),
+    "Resolved": st.fixed_dictionaries({"action": json_objects}),
     "TurnTimedOut": st.fixed_dictionaries(
         {
             "seat": seats,
