@@ -1,6 +1,6 @@
-"""The read models (games, seats, talk counts) and checkpoint snapshots as a function of the
-events: the service runs each new event through `project`, and `rebuild` runs all of
-them, so both write the same rows."""
+"""The read models (games, seats, talk counts and readers) and checkpoint snapshots
+as a function of the events: the service runs each new event through `project`, and
+`rebuild` runs all of them, so both write the same rows."""
 
 from __future__ import annotations
 
@@ -124,6 +124,7 @@ def project(
     else:
         _project_seat(conn, event)
         talk.count(conn, event)
+        talk.note_readers(conn, event)
     turn = rules.to_move(state)
     restarted = event.type in (GAME_CREATED, *MOVES, UNDO_DONE) or turn != before.turn
     started = None if turn is None else event.created_at if restarted else before.turn_started_at
