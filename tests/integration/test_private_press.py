@@ -127,7 +127,11 @@ def test_the_live_poll_tells_the_addressee_and_moves_no_one_elses_tag(make_web):
 
     before = {seat: poll(seat) for seat in clients}
     head = parts.service.state_at(game)["seq"]
-    parts.service.say(game, token(created, 1), SECRET, [2])
+    said = app.test_client().post(
+        f"/api/games/{game}/chat", json={"text": SECRET, "to": [2]}, headers=bearer(created, 1)
+    )
+    assert said.status_code == 201
+    assert said.get_json() == {"seq": head + 1, "seat": 1, "text": SECRET, "to": [2]}
     for seat in (3, None):
         etag = before[seat].headers["ETag"]
         assert poll(seat).json["tag"] == before[seat].json["tag"]
