@@ -169,7 +169,7 @@ def show(game_id: str, token: str | None, seq: int | None, as_json: bool, histor
         click.echo(parts.service.describe(game_id, seq, seat))
         if history:
             click.echo("")
-            for happened in parts.service.history(game_id):
+            for happened in parts.service.history(game_id, seat):
                 click.echo(f"  {happened.seq:>4}  {happened.text}")
 
 
