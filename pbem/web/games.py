@@ -28,7 +28,11 @@ from .opentables import open_from_form
 from .play import hold
 
 bp = Blueprint("games", __name__)
-SEATS = 4
+
+
+def most_seats() -> int:
+    """The rows of seats the New game form has: the most any game takes."""
+    return max(plugin.seats[1] for plugin in GAMES.values())
 
 
 def _games() -> list[dict[str, Any]]:
@@ -54,6 +58,7 @@ def _form_page(form: Any, error: str | None = None) -> str:
         form_key=_form_key(),
         games=_games(),
         bots=_bots(),
+        seats=most_seats(),
         chosen=form.get("game") if form.get("game") in GAMES else next(iter(GAMES)),
     )
 
@@ -176,7 +181,7 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
     players, empty = [], []
     plays = form.get("creator_plays") == "yes"  # the creator plays seat 1
     chosen = form.get("language") or None  # None: each person's own browser's
-    for seat in range(1, SEATS + 1):
+    for seat in range(1, most_seats() + 1):
         kind = form.get(f"kind{seat}", "person")
         name = form.get(f"name{seat}", "").strip()
         email = form.get(f"email{seat}", "").strip()
@@ -248,7 +253,8 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
 
 def _open_seats(form: Any) -> int:
     """How many seats the form leaves open for anyone to join."""
-    return sum(1 for seat in range(1, SEATS + 1) if form.get(f"kind{seat}") == "open")
+    seats = range(1, most_seats() + 1)
+    return sum(1 for seat in seats if form.get(f"kind{seat}") == "open")
 
 
 def _options(form: Any) -> dict[str, Any]:
