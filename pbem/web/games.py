@@ -156,8 +156,8 @@ def _game(form: Any) -> Plugin:
     if name not in GAMES:
         titles = [_(plugin.title) for plugin in GAMES.values()]
         choice = titles[0]
-        for title in titles[1:]:
-            choice = _("%(some)s or %(one)s", some=choice, one=title)
+        if len(titles) > 1:  # "Mall, Nim or Diplomacy"
+            choice = _("%(some)s or %(one)s", some=", ".join(titles[:-1]), one=titles[-1])
         raise BadRequest(
             _(
                 "there is no game called %(name)r here; choose %(games)s",
