@@ -32,8 +32,9 @@ RUNS ?= 3
 faults: $(STAMP)  ## the fault suite's long series: RUNS runs on each topology, fresh seeds
 	PBEM_FAULT_LONG=1 PBEM_FAULT_RUNS=$(RUNS) $(BIN)/pytest -n 2 -p no:cacheprovider tests/faults
 
-diplomacy-long: $(STAMP)  ## Diplomacy against the diplomacy package: 100 random games of 10 years
+diplomacy-long: $(STAMP)  ## Diplomacy against the diplomacy package: 100 random games of 10 years, by the rules and through the server (API and mail)
 	PBEM_DIPLOMACY_GAMES=100 $(BIN)/pytest -n 2 -p no:cacheprovider tests/unit/test_diplomacy_differential.py
+	PBEM_DIPLOMACY_SERVER_GAMES=100 $(BIN)/pytest -n 2 -p no:cacheprovider tests/integration/test_diplomacy_server_differential.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

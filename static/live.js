@@ -115,7 +115,9 @@
       })
       .then(function (now) {
         if (now && game && now.seat !== null && now.seat !== undefined) {
-          var yours = now.status === "playing" && now.turn === now.seat;
+          // the game waits on this seat: the one to move, or one of several at once
+          var waiting = Array.isArray(now.waiting) ? now.waiting : [now.turn];
+          var yours = now.status === "playing" && waiting.indexOf(now.seat) >= 0;
           retitle(yours, Math.max(0, shown.count - (shown.yours ? 1 : 0) + (yours ? 1 : 0)));
         } else if (now && !game && typeof now.waiting === "number") {
           retitle(false, now.waiting);

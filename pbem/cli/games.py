@@ -139,7 +139,13 @@ def create(
 def list_games() -> None:
     """Every game: id, status, round, seat to move."""
     for row in checked_parts().service.games():
-        turn = f"seat {row.turn} to move" if row.turn else "finished"
+        turn = (
+            "finished"
+            if row.status != "playing"
+            else f"seat {row.turn} to move"
+            if row.turn
+            else "seats move at once"
+        )
         click.echo(
             f"{row.id}  {row.game}  {row.status:8}  round {row.round}  {turn}  seq {row.head_seq}"
         )
@@ -163,7 +169,7 @@ def show(game_id: str, token: str | None, seq: int | None, as_json: bool, histor
         click.echo(parts.service.describe(game_id, seq, seat))
         if history:
             click.echo("")
-            for happened in parts.service.history(game_id):
+            for happened in parts.service.history(game_id, seat):
                 click.echo(f"  {happened.seq:>4}  {happened.text}")
 
 

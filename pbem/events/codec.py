@@ -53,6 +53,9 @@ def decode(type: str, payload: dict[str, Any]) -> Event:
         raise EventError(
             f"{type} v{version!r:.20} is not the current v{kind.VERSION}: upcast it first"
         )
+    for name in getattr(kind, "NO_NULL", ()):  # left out when None: a null never encodes back
+        if name in fields and fields[name] is None:
+            raise EventError(f"a {type} payload leaves {name!r} out rather than null")
     flat = getattr(kind, "FLAT", None)
     if flat is not None:
         name, nested = flat
@@ -82,6 +85,9 @@ def encode(event: Event) -> tuple[str, int, dict[str, Any]]:
     if BY_TYPE.get(getattr(kind, "TYPE", "")) is not kind:
         raise EventError(f"{kind.__name__} is not an event type")
     payload: dict[str, Any] = _adapter(kind).dump_python(event, mode="json")
+    for name in getattr(kind, "NO_NULL", ()):  # an optional field added later: the
+        if payload.get(name, 0) is None:  # payloads without it stay as they were stored
+            del payload[name]
     flat = getattr(kind, "FLAT", None)
     if flat is not None:
         payload.update(payload.pop(flat[0]) or {})

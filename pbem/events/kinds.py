@@ -242,14 +242,17 @@ class VacationStarted:
 @dataclass(frozen=True)
 class TableTalk:
     """A line a seat said at the table (the players' chat). Not a move: the rules
-    never see it, and a move that expected the seq before it still stands."""
+    never see it, and a move that expected the seq before it still stands. `to`: the
+    seats a private line was said to (None, stored as no key at all: everyone)."""
 
     TYPE: ClassVar[str] = "TableTalk"
     VERSION: ClassVar[int] = 1
+    NO_NULL: ClassVar[tuple[str, ...]] = ("to",)  # None is stored as no key
     __pydantic_config__: ClassVar[ConfigDict] = _STRICT
 
     seat: int
     text: str
+    to: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

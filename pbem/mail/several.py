@@ -76,6 +76,7 @@ def summary(composer: Any, game_id: str, seat: int, address: str) -> dict[str, A
         "link": seat_url(composer.settings.base_url, game_id, link.token),
         "status": doc["status"],
         "turn": doc["turn"],
+        "yours": seat in doc["waiting"],  # the game waits on this seat (of several, too)
         "round": doc["round"],
     }
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from pbem.i18n import gettext as _
 from pbem.service.notices import Moot
+from pbem.service.options import press
 
 from .wording import together
 
@@ -338,7 +339,8 @@ def header_text(text: str) -> str:
 def chat_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     """The table talk since the row's first line (a chat row starts at the line that
     made it and carries the lines said while it waited), as its reader may read it:
-    names, "you", and what is hidden from them blanked. Moot when none is left."""
+    names, "you", what is hidden from them blanked, and whom a private line was
+    said to (no line that was not theirs to read). Moot when none is left."""
     context: dict[str, Any] = composer._game(row)
     # not the lines the reader's page has shown them already
     seen = composer.service.seen_by(row.game_id, row.seat, row.payload.get("holder"))
@@ -347,10 +349,22 @@ def chat_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     if not any(line.seat != row.seat for line in lines):
         raise Moot("no one else has said anything since")
     context["lines"] = [
-        {"who": _("You") if line.seat == row.seat else line.name, "text": line.text}
+        {
+            "who": _("You") if line.seat == row.seat else line.name,
+            "text": line.text,
+            "to": line.to_said if line.to is not None else None,  # a private line's readers
+        }
         for line in lines
     ]
+    context["private_press"] = press(composer.service.options(row.game_id)) == "private"
     others = together(dict.fromkeys(line.name for line in lines if line.seat != row.seat))
+    if all(line.to is not None for line in lines if line.seat != row.seat):
+        subject = _(
+            "%(game)s: %(names)s said something to you in private",
+            game=context["called"],
+            names=others,
+        )
+        return subject, context
     subject = _(
         "%(game)s: %(names)s said something at the table", game=context["called"], names=others
     )

@@ -16,13 +16,14 @@ from pbem.events import (
     GameCreated,
     SeatReplaced,
     SpectatorTalk,
+    TableTalk,
     canonical_json,
     commitment,
 )
 from pbem.games import get
 from pbem.store import log
 
-from .history import PRIVATE, seat_of
+from .history import PRIVATE, reads, seat_of
 from .sealed import hidden_from, sealed_moves
 from .unit import Context
 
@@ -67,8 +68,9 @@ def in_full(
     players' addresses and link hashes, and the seed or the deal), nor a seat handed
     to a person (the same of them); a seat's private choice for that seat alone; the
     spectators' chat not for a player while the game is on (their pages never show
-    it); and nothing whose stored payload holds a word hidden from the viewer now
-    (the words the pages blank: a hidden card named in table talk, say)."""
+    it); a private line of table talk for its sayer and addressees alone; and
+    nothing whose stored payload holds a word hidden from the viewer now (the words
+    the pages blank: a hidden card named in table talk, say)."""
     try:
         typed = event.event
     except EventError:
@@ -80,6 +82,8 @@ def in_full(
     if isinstance(typed, PRIVATE):
         return viewer is not None and seat_of(event) == viewer
     if isinstance(typed, SpectatorTalk) and viewer is not None and playing:
+        return False
+    if isinstance(typed, TableTalk) and not reads(typed, viewer):
         return False
     text = canonical_json(stored)
     return not any(word in text for word in hidden)

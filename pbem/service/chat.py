@@ -1,11 +1,12 @@
-"""Table talk: a seat's line in the players' chat (TableTalk), a spectator's line in
-the spectators' chat of a public game (SpectatorTalk), each one event through the
-unit of work; and the lines a viewer may read, a page at a time. A chat line is
-checked here, whatever way it came in (page, API, mail): one line of 1 to 500
-printable characters, a few lines a minute per seat (per game for the spectators),
-and no more than the totals a game's chat and one writer may reach (settings
-talk_lines_per_game, talk_lines_per_writer). Every check reads a bounded number of
-rows, however long the chat."""
+"""Table talk: a seat's line in the players' chat (TableTalk), to everyone or, as the
+game's press rules allow (press.py), to some seats only; a spectator's line in the
+spectators' chat of a public game (SpectatorTalk), each one event through the unit
+of work; and the lines a viewer may read, a page at a time (a private line: its
+sayer and addressees alone). A chat line is checked here, whatever way it came in
+(page, API, mail): one line of 1 to 500 printable characters, a few lines a minute
+per seat (per game for the spectators), and no more than the totals a game's chat
+and one writer may reach (settings talk_lines_per_game, talk_lines_per_writer).
+Every check reads a bounded number of rows, however long the chat."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.store import talk
 
-from . import options, policy, queries, rows
+from . import history, options, policy, press, queries, rows
 from .errors import BadRequest, Forbidden, TooMany
 from .unit import Context, Tx
 
@@ -48,6 +49,8 @@ class ChatLine:
     name: str
     text: str
     at: str
+    to: tuple[int, ...] | None = None  # a private line's addressees (None: everyone)
+    to_said: str = ""  # ...named for the viewer: "Ben and you"
 
     def told(self) -> dict[str, object]:
         return {
@@ -56,6 +59,7 @@ class ChatLine:
             "name": self.name,
             "text": self.text,
             "at": self.at,
+            "to": None if self.to is None else list(self.to),
         }
 
 
@@ -94,13 +98,16 @@ def checked_text(text: object) -> str:
     return line
 
 
-def say(ctx: Context, game_id: str, token: str | None, text: object) -> Envelope:
-    """The seat of `token` says `text` at the table (see `Service.say`)."""
+def say(ctx: Context, game_id: str, token: str | None, text: object, to: object = None) -> Envelope:
+    """The seat of `token` says `text` at the table, to everyone (`to` None) or to
+    the seats listed in `to` (see `Service.say`)."""
     line = checked_text(text)
     with ctx.transaction() as tx:
         row = ctx.open(tx, game_id)
         seats = rows.seats(tx.conn, game_id)
         seat = ctx.seat_for(tx.conn, seats, token).seat
+        rules_of_press = options.press(row.options)
+        said_to = press.addressees(rules_of_press, row.status == "playing", to, seat, seats)
         window = SEAT_PER_MINUTE * len(seats)  # every seat's lines of the last minute
         if _said_lately(ctx, tx.conn, row.id, TableTalk, window, seat) >= SEAT_PER_MINUTE:
             raise TooMany(
@@ -109,11 +116,12 @@ def say(ctx: Context, game_id: str, token: str | None, text: object) -> Envelope
                     most=SEAT_PER_MINUTE,
                 )
             )
-        _room(ctx, tx.conn, row.id, TableTalk(seat, line))
+        said = TableTalk(seat, line, said_to)
+        _room(ctx, tx.conn, row.id, said)
         rules = get(row.game)
         state = ctx.state(tx.conn, rules, row)
-        event = ctx.record(tx, rules, TableTalk(seat, line), f"seat:{seat}", state)
-        policy.table_talk(tx, event.seq, seats, seat)
+        event = ctx.record(tx, rules, said, f"seat:{seat}", state)
+        policy.table_talk(tx, event.seq, seats, seat, said_to)
         return event
 
 
@@ -232,12 +240,17 @@ def checked_before(before: object) -> int | None:
 
 
 def _page(
-    conn: Connection, game_id: str, kind: type[TableTalk | SpectatorTalk], before: int | None
+    conn: Connection,
+    game_id: str,
+    kind: type[TableTalk | SpectatorTalk],
+    before: int | None,
+    reader: int | None = talk.ANYONE,
 ) -> tuple[list[tuple[int, str, TableTalk | SpectatorTalk]], int | None]:
-    """The SHOWN lines of `kind` before seq `before` (None: the latest), oldest
-    first, each with its seq and time, and the seq to ask for earlier ones (None:
-    there are none). One more line than shown is read, to know whether there are."""
-    found = talk.latest(conn, game_id, kind.TYPE, SHOWN + 1, before)
+    """The SHOWN lines of `kind` before seq `before` (None: the latest) that `reader`
+    may read (talk.latest), oldest first, each with its seq and time, and the seq to
+    ask for earlier ones (None: there are none). One more line than shown is read,
+    to know whether there are."""
+    found = talk.latest(conn, game_id, kind.TYPE, SHOWN + 1, before, reader)
     earlier = found[-SHOWN][0] if len(found) > SHOWN else None
     lines = [(seq, at, decode(kind.TYPE, payload)) for seq, at, payload in found[-SHOWN:]]
     return [(seq, at, line) for seq, at, line in lines if isinstance(line, TALK_TYPES)], earlier
@@ -245,19 +258,33 @@ def _page(
 
 def table_talk(ctx: Context, game_id: str, viewer: int | None, before: object = None) -> ChatPage:
     """The players' chat as `viewer` (a seat, or None for a spectator) reads it: the
-    SHOWN lines before seq `before` (None: the latest), oldest first, each blanking
-    what the viewer may not see."""
+    SHOWN lines before seq `before` (None: the latest) of those they may read (the
+    public lines, and the private lines they said or that were said to them),
+    oldest first, each blanking what the viewer may not see."""
     ending = checked_before(before)
     censor = queries.censor(ctx, game_id, viewer)
     with ctx.reading() as conn:
-        ctx.row(conn, game_id)
+        row = ctx.row(conn, game_id)
         names = {s.seat: s.name for s in rows.seats(conn, game_id)}
-        said, earlier = _page(conn, game_id, TableTalk, ending)
+        # only a game of private press holds private lines: the others' pages read
+        # their lines as they always did (and skip none)
+        private = options.press(row.options) == "private"
+        reader = viewer if private else talk.ANYONE
+        said, earlier = _page(conn, game_id, TableTalk, ending, reader)
+    who = history.Who(names, viewer)
     return ChatPage(
         [
-            ChatLine(seq, line.seat, names.get(line.seat, "?"), censor(line.text), at)
+            ChatLine(
+                seq,
+                line.seat,
+                names.get(line.seat, "?"),
+                censor(line.text),
+                at,
+                line.to,
+                "" if line.to is None else who.everyone(line.to),
+            )
             for seq, at, line in said
-            if isinstance(line, TableTalk)
+            if isinstance(line, TableTalk) and history.reads(line, viewer)
         ],
         earlier,
     )
@@ -291,27 +318,28 @@ def spectator_talk(
 def exported(
     ctx: Context, game_id: str, viewer: int | None, events: list[Envelope], moves: list[int]
 ) -> list[dict[str, object]]:
-    """The players' chat for the log file: each line with its seat, its text (blanked
-    for the viewer as the pages blank it) and `after`, how many of the file's actions
-    came before it. The spectators' chat is not part of the game's record."""
+    """The players' chat for the log file, the lines the viewer may read: each with
+    its seat, its text (blanked for the viewer as the pages blank it), `after`, how
+    many of the file's actions came before it, and for a private line `to`, the
+    seats it was said to. The spectators' chat is not part of the game's record."""
     censor = queries.censor(ctx, game_id, viewer)
-    return [
-        {
-            "after": sum(1 for seq in moves if seq < e.seq),
-            "seat": e.payload["seat"],
-            "text": censor(e.payload["text"]),
-        }
-        for e in events
-        if e.type == TableTalk.TYPE
-    ]
+    lines: list[dict[str, object]] = []
+    for e in events:
+        line = e.event if e.type == TableTalk.TYPE else None
+        if isinstance(line, TableTalk) and history.reads(line, viewer):
+            after = sum(1 for seq in moves if seq < e.seq)
+            told = {"after": after, "seat": line.seat, "text": censor(line.text)}
+            lines.append(told if line.to is None else {**told, "to": list(line.to)})
+    return lines
 
 
 def imported(
     given: object, seats: int, actions: int, most: tuple[int, int]
 ) -> dict[int, list[TableTalk]]:
     """A log file's "chat" (optional: older files have none), checked line by line,
-    as the lines to store after each number of actions; `most` is the lines a game's
-    chat and one seat may hold (the settings), as for lines said."""
+    as the lines to store after each number of actions (a line with `to`, the seats
+    it was said to, is private); `most` is the lines a game's chat and one seat may
+    hold (the settings), as for lines said."""
     if given is None:
         return {}
     if not isinstance(given, list):
@@ -331,7 +359,11 @@ def imported(
             text = checked_text(entry.get("text"))
         except BadRequest as error:
             raise BadRequest(f"chat line {number}: {error.message}") from None
-        said.setdefault(after, []).append(TableTalk(seat, text))
+        to = entry.get("to")  # a private line: the other seats it was said to
+        if to is not None and not (_seats(to, seats) and set(to) - {seat}):
+            raise BadRequest(f'chat line {number}: "to" lists other seats, 1 to {seats}')
+        kept = None if to is None else tuple(sorted(set(to) - {seat}))
+        said.setdefault(after, []).append(TableTalk(seat, text, kept))
     by_seat = Counter(line.seat for lines in said.values() for line in lines)
     for seat, count in sorted(by_seat.items()):
         if count > per_seat:
@@ -339,6 +371,13 @@ def imported(
                 f'the log\'s "chat" has {count} lines of seat {seat}; one seat says {per_seat}'
             )
     return said
+
+
+def _seats(given: object, seats: int) -> bool:
+    """Whether a log's `to` is a list of seats of a game of `seats` seats."""
+    return isinstance(given, list) and all(
+        isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= seats for s in given
+    )
 
 
 def record(

@@ -9,10 +9,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from pbem.events import TableTalk
 from pbem.games.names import said_name
-from pbem.store import log
+from pbem.store import log, talk
 
-from . import history, joining, naming, queries, rows
+from . import history, joining, naming, options, queries, rows
 from .addresses import address_key
 from .feeds import prune as prune_feeds
 from .sessions import prune as prune_sessions
@@ -67,14 +68,19 @@ def clock_of(ctx: Context, game_id: str, viewer: int | None = None) -> dict[str,
     several at once too) and its deadline (UTC text or None), and `seq` and `tag`,
     the last event worth showing `viewer` (a seat, or None for a spectator): not a
     seat's private choices (so a poll tells no one else that one was made), nor,
-    while the game is on, the spectators' chat on a player's page."""
+    while the game is on, the spectators' chat on a player's page, nor a private
+    line of table talk the viewer may not read."""
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         waiting = [s.seat for s in rows.seats(conn, game_id) if s.waiting]
         ignored = history.PRIVATE
         if viewer is not None and row.status == "playing":
             ignored = (*ignored, *history.OFF_THE_LOG)
-        shown = log.last_but(conn, game_id, ignored)
+        if options.press(row.options) != "private":  # a game with no private line
+            shown = log.last_but(conn, game_id, ignored)
+        else:
+            shown = log.last_but(conn, game_id, (*ignored, TableTalk))
+            shown = max(shown, talk.last_read(conn, game_id, viewer))
     return {
         "tag": f"seq-{shown}",
         "seq": shown,

@@ -1,5 +1,6 @@
 """Events told as sentences, for "what happened since", pages and mails; and which
-events a viewer may be told at all (a player's mail preference is their own)."""
+events a viewer may be told at all (a player's mail preference is their own, a
+private line of table talk its sayer's and addressees')."""
 
 from __future__ import annotations
 
@@ -264,6 +265,12 @@ def _vacation(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who)
 
 
 def _table_talk(rules: Game, p: dict[str, Any], before: Any, after: Any, who: Who) -> str:
+    if p.get("to") is not None:  # a private line: told to its sayer and its addressees
+        to = who.everyone(p["to"])
+        if who.mine(p["seat"]):
+            return _("You said privately to %(to)s: %(text)s", to=to, text=p["text"])
+        name = who.name(p["seat"])
+        return _("%(name)s said privately to %(to)s: %(text)s", name=name, to=to, text=p["text"])
     if who.mine(p["seat"]):
         return _("You said: %(text)s", text=p["text"])
     return _("%(name)s said: %(text)s", name=who.name(p["seat"]), text=p["text"])
@@ -357,8 +364,16 @@ def visible(event: Envelope, viewer: int | None) -> bool:
     typed = _typed(event)
     if isinstance(typed, OFF_THE_LOG):
         return False
+    if isinstance(typed, TableTalk):
+        return reads(typed, viewer)
     private = isinstance(typed, PRIVATE)
     return not private or (viewer is not None and seat_of(event) == viewer)
+
+
+def reads(line: TableTalk, viewer: int | None) -> bool:
+    """Whether `viewer` (a seat, None for a spectator) may read a line of table
+    talk: a public line, or a private one they said or that was said to them."""
+    return line.to is None or (viewer is not None and (viewer == line.seat or viewer in line.to))
 
 
 def _typed(event: Envelope) -> Event | None:

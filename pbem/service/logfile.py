@@ -16,6 +16,7 @@ from pbem.games import IllegalAction, Rules, SetupError, for_log_format, get, pl
 from pbem.games.resignations import Resignation
 from pbem.store import log, projection, states
 from pbem.store.projection import Before
+from pbem.store.talk import forget_readers, readers
 
 from . import chat, resign, rows
 from . import options as game_options
@@ -159,14 +160,15 @@ def import_log(ctx: Context, doc: Mapping[str, Any], actor: str = "import") -> C
             raise BadRequest(str(error)) from None
     if rules.resolution(state) is not None:
         raise BadRequest("the log ends before the game's own resolution (seat null)")
-    chosen = game_options.checked(None)
+    most = (ctx.settings.talk_lines_per_game, ctx.settings.talk_lines_per_writer)
+    talk = chat.imported(doc.get("chat"), len(specs), len(moves), most)
+    private = any(line.to is not None for lines in talk.values() for line in lines)
+    chosen = game_options.checked({"press": "private"} if private else None)
     # a deal given in the log, or a seed too short or too regular to hide it
     # (fewer than 128 random bits), may be known to whoever wrote the log; that
     # matters only in a game that hides something
     given = guessable(setup.get("seed")) or any(k != "seed" for k in setup)
     setup_chosen = given and bool(rules.secrets(initial, None))
-    most = (ctx.settings.talk_lines_per_game, ctx.settings.talk_lines_per_writer)
-    talk = chat.imported(doc.get("chat"), len(specs), len(moves), most)
     with ctx.transaction() as tx:
         links = start(ctx, tx, rules, specs, chosen, setup, initial, actor, setup_chosen)
         state = initial
@@ -197,9 +199,10 @@ def verify(ctx: Context, game_id: str) -> list[str]:
     """Everything wrong with the stored game, one line each: a broken hash chain,
     an event that does not fold (an illegal or non-canonical move), and every
     read model that disagrees with the events — the games row, each seat's row,
-    each snapshot. Empty when the game is sound. The read models are recomputed
-    by projecting the events again inside a savepoint that is rolled back, and
-    compared with the stored ones read in the same transaction."""
+    the readers of private lines, each snapshot. Empty when the game is sound.
+    The read models are recomputed by projecting the events again inside a
+    savepoint that is rolled back, and compared with the stored ones read in the
+    same transaction."""
     with ctx.db.writing() as conn:
         try:
             ctx.row(conn, game_id)
@@ -214,6 +217,7 @@ def verify(ctx: Context, game_id: str) -> list[str]:
         rules = get(events[0].payload["game"])
         stored_game = _game_row(conn, game_id)
         stored_seats = _seat_rows(conn, game_id)
+        stored_readers = readers(conn, game_id)
         snapshots = _snapshots(conn, game_id, rules.version)
         savepoint = conn.begin_nested()
         try:
@@ -221,6 +225,8 @@ def verify(ctx: Context, game_id: str) -> list[str]:
             if folded:
                 problems += _differences("games row", stored_game, _game_row(conn, game_id))
                 problems += _seat_differences(stored_seats, _seat_rows(conn, game_id))
+                if stored_readers != readers(conn, game_id):
+                    problems.append("talk readers: not the private lines the events give")
         finally:
             savepoint.rollback()
     return problems
@@ -241,6 +247,7 @@ def _refold(
     for table, column in ((SNAPSHOTS, SNAPSHOTS.c.game_id), (SEATS, SEATS.c.game_id)):
         conn.execute(delete(table).where(column == game_id))
     conn.execute(delete(GAMES).where(GAMES.c.id == game_id))
+    forget_readers(conn, game_id)
     folder = states.Folder(rules, 1, states.initial_state(rules, events[0].payload))
     before = Before(events[0].payload["options"])
     for event in events:

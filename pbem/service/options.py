@@ -1,5 +1,5 @@
-"""A game's options (deadlines, reminders, timeouts, vacations, spectating): the
-defaults, and refusals a person can act on."""
+"""A game's options (deadlines, reminders, timeouts, vacations, spectating, press):
+the defaults, and refusals a person can act on."""
 
 from __future__ import annotations
 
@@ -21,8 +21,12 @@ DEFAULTS: dict[str, Any] = {
     "spectator_talk": True,  # ...and talk among themselves on its watch page
     "any_sender": False,  # accept mailed moves from any address (else the seat's own)
     "authenticated_mail": False,  # take only mail our receiving server authenticated
+    "press": "public",  # the players' table talk: see PRESS
 }
 POLICIES = ("bot_plays", "replace")
+# The press rules: "none", no table talk while the game runs (Diplomacy's gunboat);
+# "public", every line to everyone; "private", lines to some seats only as well.
+PRESS = ("none", "public", "private")
 
 
 MAX_HOURS_PER_TURN = 24 * 60  # hours: a turn lasts at most 60 days
@@ -72,7 +76,16 @@ def checked(options: Mapping[str, Any] | None) -> dict[str, Any]:
     for key in ("public", "spectator_talk", "any_sender", "authenticated_mail"):
         if not isinstance(result[key], bool):
             raise BadRequest(_("%(key)s is true or false", key=key))
+    if not isinstance(result["press"], str) or result["press"] not in PRESS:
+        raise BadRequest(_("press is one of %(choices)s", choices=", ".join(PRESS)))
     return result
+
+
+def press(options: Mapping[str, Any]) -> str:
+    """A game's press rules (its stored options): one of PRESS; "public" for a game
+    created before the option (everyone read every line)."""
+    chosen = options.get("press", "public")
+    return chosen if chosen in PRESS else "public"
 
 
 def spectators_talk(options: Mapping[str, Any]) -> bool:

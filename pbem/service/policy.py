@@ -182,20 +182,23 @@ def undo_done(tx: Tx, seq: int, seats: list[Record], to_move: int | None) -> Non
 CHAT_GATHERS = timedelta(minutes=3)  # a chat mail waits this long for more lines
 
 
-def table_talk(tx: Tx, seq: int, seats: list[Record], speaker: int) -> None:
-    """Every other person at the table is told of a chat line, as their preference
-    has it, in one mail per few minutes: the first line waits CHAT_GATHERS for
-    more, and lines said meanwhile ride in that mail (its row starts at the first
-    line it carries). Bots are told nothing, and no one once the game is over
-    (the lines are on the page)."""
+def table_talk(
+    tx: Tx, seq: int, seats: list[Record], speaker: int, to: tuple[int, ...] | None = None
+) -> None:
+    """Every other person at the table (of a private line, each seat in `to`) is
+    told of a chat line, as their preference has it, in one mail per few minutes:
+    the first line waits CHAT_GATHERS for more, and lines said meanwhile ride in
+    that mail (its row starts at the first line it carries). Bots are told
+    nothing, and no one once the game is over (the lines are on the page)."""
     if _over(tx):
         return
     due = timestamp(parse_timestamp(tx.time()) + CHAT_GATHERS)
     for seat in seats:
-        if seat.seat != speaker:
-            push.also(tx, seq, Kind.CHAT, seat, {})
+        if seat.seat == speaker or (to is not None and seat.seat not in to):
+            continue
+        push.also(tx, seq, Kind.CHAT, seat, {})
         address, chosen = address_of(seat), choice(seat, Kind.CHAT)
-        if seat.seat == speaker or address is None or chosen not in ("every", "digest"):
+        if address is None or chosen not in ("every", "digest"):
             continue
         waiting = tx.conn.execute(
             select(rows.OUTBOX.c.id).where(

@@ -17,6 +17,7 @@ from sqlalchemy.sql.expression import Insert
 
 from pbem.events import TABLE_TALK, mail_choices
 from pbem.i18n import gettext as _
+from pbem.store import talk
 from pbem.store.log import EVENTS
 from pbem.store.people import SeatSeen
 from pbem.store.tables import core_table
@@ -74,6 +75,7 @@ _OTHERS_SAID = select(func.count()).where(
     EVENTS.c.type == TABLE_TALK,
     EVENTS.c.seq > bindparam("after"),
     EVENTS.c.actor != bindparam("speaker"),
+    talk.readable(EVENTS.c.game_id, EVENTS.c.seq, bindparam("reader")),  # theirs to read
 )
 
 
@@ -147,7 +149,7 @@ def moot(conn: Connection, row: Record) -> str | None:
     seen = int(found.seen or 0)
     if kind is Kind.CHAT:
         after = max(seen, int(row.seq or 0) - 1)
-        params = {"g": row.game_id, "after": after, "speaker": f"seat:{seat}"}
+        params = {"g": row.game_id, "after": after, "speaker": f"seat:{seat}", "reader": seat}
         if not conn.execute(_OTHERS_SAID, params).scalar():
             return "the seat's page has shown every line this mail would carry"
         return None

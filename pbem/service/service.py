@@ -266,13 +266,14 @@ class Service(MyGames, Table, OpenTables):
 
     # -- table talk -----------------------------------------------------------------
 
-    def say(self, game_id: str, token: str | None, text: object) -> Envelope:
+    def say(self, game_id: str, token: str | None, text: object, to: object = None) -> Envelope:
         """The seat of `token` says a line in the players' chat (TableTalk): one line
         of 1 to 500 printable characters, a few a minute, and no more than a game's
-        table talk and one seat may hold in all (TooMany beyond). It moves nothing,
-        and a move that expected the seq before it still stands; the other people
-        at the table are mailed the lines, gathered a few minutes."""
-        return chat.say(self._ctx, game_id, token, text)
+        table talk and one seat may hold in all (TooMany beyond); to everyone, or
+        (`to`, a list of seats) privately, as the game's press rules allow (press.py).
+        It moves nothing, and a move that expected the seq before it still stands;
+        the people it went to are mailed the lines, gathered a few minutes."""
+        return chat.say(self._ctx, game_id, token, text, to)
 
     def spectator_says(self, game_id: str, name: object, text: object) -> Envelope:
         """A spectator of a public game says a line in the spectators' chat, under the

@@ -1,6 +1,6 @@
-"""The read models (games, seats, talk counts) and checkpoint snapshots as a function of the
-events: the service runs each new event through `project`, and `rebuild` runs all of
-them, so both write the same rows."""
+"""The read models (games, seats, talk counts and readers) and checkpoint snapshots
+as a function of the events: the service runs each new event through `project`, and
+`rebuild` runs all of them, so both write the same rows."""
 
 from __future__ import annotations
 
@@ -128,6 +128,7 @@ def project(
     else:
         _project_seat(conn, event)
         talk.count(conn, event)
+        talk.note_readers(conn, event)
     turn = rules.to_move(state)
     waiting = rules.active(state)
     waited = before.waiting

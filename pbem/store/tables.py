@@ -287,6 +287,18 @@ class TalkCount(SQLModel, table=True):
     lines: int = 0
 
 
+class TalkReader(SQLModel, table=True):
+    """Read model: who may read a private line of table talk (a TableTalk with
+    `to`), one row per seat: its sayer and each seat it was said to. A line with no
+    rows is public (every line said before private lines existed)."""
+
+    __tablename__ = "talk_readers"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int = Field(primary_key=True)
+    seat: int = Field(primary_key=True)
+
+
 def core_table(model: type[SQLModel]) -> Table:
     """The Core table of a table model: its `__table__`, which SQLModel sets but
     does not declare to type checkers."""

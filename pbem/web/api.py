@@ -11,6 +11,7 @@ from flask import Blueprint, request, url_for
 
 from pbem import metrics
 from pbem.service import BadRequest, Forbidden, PlayerSpec
+from pbem.service.options import press
 
 from .bearer import bearer, bearer_is
 from .context import parts
@@ -108,7 +109,8 @@ def show_game(game_id: str) -> dict:
     service = parts().service
     doc = service.state_at(game_id, seat=seat)
     talk = service.table_talk(game_id, seat)
-    told = {"chat": [line.told() for line in talk], "chat_earlier": talk.earlier}
+    told: dict[str, Any] = {"chat": [line.told() for line in talk], "chat_earlier": talk.earlier}
+    told["press"] = press(service.options(game_id))  # whether a line may go to some seats
     # the name its creator gave the game (null: it is called by its players' names)
     return {**doc, "name": service.game_name(game_id), **told}
 
@@ -128,8 +130,9 @@ def say(game_id: str) -> tuple:
     token = bearer()
     if not token or _is_admin():
         raise Forbidden("only a seat talks at the table: Authorization: Bearer <seat token>")
-    event = parts().service.say(game_id, token, body.get("text"))
-    return {"seq": event.seq, "seat": event.payload["seat"], "text": event.payload["text"]}, 201
+    event = parts().service.say(game_id, token, body.get("text"), body.get("to"))
+    said = {"seq": event.seq, "seat": event.payload["seat"], "text": event.payload["text"]}
+    return {**said, "to": event.payload.get("to")}, 201
 
 
 @bp.get("/games/<game_id>/legal")

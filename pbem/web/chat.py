@@ -1,8 +1,10 @@
-"""Table talk on the pages: a seat says a line from its game page; a spectator, by
-the name they give, says one in the spectators' chat of a public game's watch page.
-The service checks and limits every line; the limiter (limits.py) counts per client.
-A chat panel shows a page of lines: `?before=SEQ` (the players' chat) and
-`?spectators_before=SEQ` (the spectators') ask for the lines before a seq."""
+"""Table talk on the pages: a seat says a line from its game page, to everyone or,
+in a game of private press, to the seats it ticks (`to`); a spectator, by the name
+they give, says one in the spectators' chat of a public game's watch page. The
+service checks and limits every line (and the game's press rules); the limiter
+(limits.py) counts per client. A chat panel shows a page of lines: `?before=SEQ`
+(the players' chat) and `?spectators_before=SEQ` (the spectators') ask for the
+lines before a seq."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from werkzeug import Response
 
 from pbem.i18n import gettext as _
 from pbem.service import Forbidden
-from pbem.service.options import spectators_talk
+from pbem.service.options import press, spectators_talk
 
 from . import play
 from .context import parts
@@ -35,6 +37,7 @@ def _chat_lines() -> dict[str, Any]:
             game_id, seat, request.args.get(BEFORE["spectators"])
         ),
         "spectators_chat_off": lambda game_id: _chat_off(service.options(game_id)),
+        "press_of": lambda game_id: press(service.options(game_id)),
         "talk_page": _talk_page,
         "talk_paged": lambda panel: BEFORE[panel] in request.args,
     }
@@ -60,7 +63,9 @@ def say(game_id: str) -> Response:
     token = play._token(game_id)
     if not token:
         raise Forbidden(_("open your personal link to talk at the table"))
-    parts().service.say(game_id, token, request.form.get("text", ""))
+    ticked = request.form.getlist("to")  # none ticked: the line goes to everyone
+    to = [int(s) if s.isascii() and s.isdigit() and len(s) < 3 else s for s in ticked]
+    parts().service.say(game_id, token, request.form.get("text", ""), to or None)
     return redirect(url_for("play.game", game_id=game_id, _anchor="chat"), code=303)
 
 

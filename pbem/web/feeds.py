@@ -131,7 +131,7 @@ def atom(feed: str) -> Response:
     writer.updated(max((g["changed"] for g in games), default=_now()))
     for game in reversed(games):  # feedgen puts the last entry added first
         entry = writer.add_entry()
-        entry.id(f"{base}/g/{game['game_id']}#seq-{game['seq']}")
+        entry.id(f"{base}/g/{game['game_id']}#seq-{game['last_seq']}")
         until = game["deadline"][:16].replace("T", " ")
         entry.title(_("%(what)s, until %(time)s UTC", what=_what(game), time=until))
         entry.link(href=game["link"])
@@ -152,7 +152,7 @@ def calendar(feed: str) -> Response:
             continue
         deadline = _when(game["deadline"])
         event = Event()
-        event.add("uid", f"{game['game_id']}-{game['seat']}-{game['seq']}@pbem")
+        event.add("uid", f"{game['game_id']}-{game['seat']}-{game['last_seq']}@pbem")
         event.add("summary", _what(game))
         event.add("dtstart", deadline - LENGTH)
         event.add("dtend", deadline)

@@ -272,6 +272,7 @@ def _options(form: Any) -> dict[str, Any]:
             # a box to tick to switch it off: a form sent without it keeps the default
             "spectator_talk": form.get("quiet_spectators") != "yes",
             "authenticated_mail": form.get("authenticated_mail") == "yes",
+            "press": form.get("press", DEFAULTS["press"]),
         }
     except (ValueError, OverflowError):
         raise BadRequest(_("hours, reminders and days are numbers, e.g. 48 or 1.5")) from None

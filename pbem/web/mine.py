@@ -233,7 +233,7 @@ def sign_out_everywhere(token: str) -> Response:
 def heads(held: list[tuple[str, int, str]]) -> tuple[str, int]:
     """A tag of the heads of all the games shown (it moves when any game moves), and
     how many of them wait for this browser's move."""
-    clocks = [(g, seat, parts().service.clock_of(g)) for g, seat, _ in held]
+    clocks = [(g, seat, parts().service.clock_of(g, seat)) for g, seat, _ in held]
     text = ",".join(f"{g}:{c['seq']}" for g, _, c in clocks)
     waiting = sum(1 for _, seat, c in clocks if c["status"] == "playing" and seat in c["waiting"])
     return hashlib.sha256(text.encode()).hexdigest()[:20], waiting

@@ -10,7 +10,18 @@ from pbem.games.base import Pages
 from pbem.service.chat import SHOWN
 
 from .openapi_table import ACCEPT, REMATCH, RESIGNED
-from .schemas import ACTION, CHAIN, CHAT_LINE, ERROR, LOG, OPTIONS, STATE_COMMON
+from .schemas import (
+    ACTION,
+    CHAIN,
+    CHAT_LINE,
+    ERROR,
+    LOG,
+    OPTIONS,
+    PRESS_RULES,
+    SAID,
+    SAY,
+    STATE_COMMON,
+)
 
 
 def _pages(name: str) -> Pages:
@@ -37,6 +48,7 @@ def _state() -> dict[str, Any]:
                 "description": "The `before` cursor of the lines before `chat` (null: none)",
             },
             "name": {"type": ["string", "null"], "description": "Its creator's name for it"},
+            "press": PRESS_RULES,
         },
         "oneOf": [
             {
@@ -287,37 +299,12 @@ def document() -> dict[str, Any]:
                     },
                 },
                 "post": {
-                    "summary": "Say a line in the players' chat, as the caller's seat",
+                    "summary": "Say a line in the players' chat, as the caller's seat: to "
+                    "everyone, or (in a game of private press) to some seats only",
                     "parameters": game,
-                    "requestBody": _body(
-                        {
-                            "type": "object",
-                            "required": ["text"],
-                            "properties": {
-                                "text": {
-                                    "type": "string",
-                                    "description": "One line, 1 to 500 characters "
-                                    "after trimming; line breaks become spaces; "
-                                    "control and invisible characters are refused "
-                                    "(emoji sequences are kept), and so is a line "
-                                    "of nothing but blanks",
-                                }
-                            },
-                        }
-                    ),
+                    "requestBody": _body(SAY),
                     "responses": {
-                        "201": _json(
-                            {
-                                "type": "object",
-                                "required": ["seq", "seat", "text"],
-                                "properties": {
-                                    "seq": {"type": "integer"},
-                                    "seat": {"type": "integer"},
-                                    "text": {"type": "string"},
-                                },
-                            },
-                            "Said (the line as stored)",
-                        ),
+                        "201": _json(SAID, "Said (the line as stored)"),
                         **_errors(400, 403, 404, 413, 429),
                     },
                 },

@@ -1,6 +1,6 @@
 """The JSON schemas of the API's documents (for the OpenAPI document): an error, an
-action, a chat line, the log file, a game's options, and the hash chain as a viewer
-may check it."""
+action, a chat line and a line to say, the log file, a game's options, and the hash
+chain as a viewer may check it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pbem.service.options import (
     MAX_REPLACE_AFTER,
     MAX_VACATION_DAYS,
     POLICIES,
+    PRESS,
 )
 
 ERROR = {
@@ -22,15 +23,51 @@ ACTION = {
     "description": "An action in the game's notation (e.g. `take 2`) or its JSON form",
     "oneOf": [{"type": "string"}, {"type": "object", "required": ["type"]}],
 }
+TO = {
+    "type": ["array", "null"],
+    "items": {"type": "integer"},
+    "description": "A private line's addressees, the seats it was said to besides its "
+    "sayer (null: everyone); only they and the sayer read it, spectators never",
+}
 CHAT_LINE = {
     "type": "object",
-    "required": ["seq", "seat", "name", "text", "at"],
+    "required": ["seq", "seat", "name", "text", "at", "to"],
     "properties": {
         "seq": {"type": "integer"},
         "seat": {"type": ["integer", "null"]},
         "name": {"type": "string"},
         "text": {"type": "string"},
         "at": {"type": "string"},
+        "to": TO,
+    },
+}
+SAY = {
+    "type": "object",
+    "required": ["text"],
+    "properties": {
+        "text": {
+            "type": "string",
+            "description": "One line, 1 to 500 characters after trimming; line breaks "
+            "become spaces; control and invisible characters are refused (emoji "
+            "sequences are kept), and so is a line of nothing but blanks",
+        },
+        "to": {
+            **TO,
+            "description": "The seats to say it to in private (null or left out: "
+            "everyone). Only in a game whose press is private (403 otherwise, and in "
+            "a game without press while it runs); each a seat of the game, not only "
+            "the caller's own (400 otherwise)",
+        },
+    },
+}
+SAID = {
+    "type": "object",
+    "required": ["seq", "seat", "text", "to"],
+    "properties": {
+        "seq": {"type": "integer"},
+        "seat": {"type": "integer"},
+        "text": {"type": "string"},
+        "to": TO,
     },
 }
 LOG = {
@@ -57,6 +94,7 @@ LOG = {
                     "after": {"type": "integer"},
                     "seat": {"type": "integer"},
                     "text": {"type": "string"},
+                    "to": {**TO, "type": "array", "description": "A private line only"},
                 },
             },
         },
@@ -83,6 +121,12 @@ LOG = {
 
 
 HOURS = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_HOURS_PER_TURN}
+PRESS_RULES = {
+    "enum": list(PRESS),
+    "description": "The players' table talk: none while the game runs "
+    '("gunboat"), public (every line to everyone, the default) or private '
+    "(lines to some seats only as well)",
+}
 OPTIONS = {
     "type": "object",
     "description": "Every number is bounded: a value out of bounds is refused (400, the rule).",
@@ -103,6 +147,7 @@ OPTIONS = {
         "timeout_policy": {"enum": list(POLICIES)},
         "replace_after": {"type": "integer", "minimum": 1, "maximum": MAX_REPLACE_AFTER},
         "vacation_days": {"type": "integer", "minimum": 0, "maximum": MAX_VACATION_DAYS},
+        "press": PRESS_RULES,
         **{key: {"type": "boolean"} for key, value in DEFAULTS.items() if isinstance(value, bool)},
     },
 }

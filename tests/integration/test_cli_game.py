@@ -176,3 +176,25 @@ def test_create_names_the_game_and_refuses_a_name_of_nothing_visible(pbem):
     database.dispose()
     refused = pbem("game", "create", "--seat", "Ann", "--seat", "Ben", "--name", "\u200b", expect=1)
     assert "a name needs a character one can see" in refused
+
+
+def test_show_tells_a_private_line_to_its_readers_alone(pbem, database_url):
+    from pbem.bootstrap import build
+    from pbem.config import load_settings
+
+    output = pbem(
+        "game", "create", "--game", "nim", "--option", "press=private",
+        "--seat", "Ann", "--seat", "Ben", "--seat", "Cy",
+    )  # fmt: skip
+    game_id = re.search(r"created game (\w+)", output)[1]
+    tokens = {int(s): t for s, t in re.findall(r"seat (\d): .*token (\S+)", output)}
+    instance = {"PBEM_INSTANCE_DIR": pbem.env["PBEM_INSTANCE_DIR"]}
+    parts = build(load_settings(instance, database_url=database_url, secret_key="cli-secret"))
+    try:
+        parts.service.say(game_id, tokens[1], "meet me at the fountain", [2])
+    finally:
+        parts.database.dispose()
+    told = pbem("game", "show", game_id, "--history", "--token", tokens[2])
+    assert "Ann said privately to you: meet me at the fountain" in told
+    for seat in ([], ["--token", tokens[3]]):
+        assert "fountain" not in pbem("game", "show", game_id, "--history", *seat)

@@ -107,7 +107,7 @@ def test_the_migration_keeps_every_event_and_its_guards(database_url):
 
     migrate.upgrade(database)
 
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
     assert migrate.differences(database) == []
     assert _rows(database) == _expected()
     if database.dialect == "sqlite":

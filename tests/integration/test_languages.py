@@ -161,7 +161,7 @@ def test_migration_0006_gives_every_seat_and_notice_english_and_goes_back(servic
         columns = connection.exec_driver_sql("SELECT * FROM seats").keys()
     assert "language" not in columns
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
     assert migrate.differences(database) == []
     assert _seats(service, created.game_id) == [(1, "en"), (2, "en")]
     assert {language for _k, _s, language in _mails(service, created.game_id)} == {"en"}

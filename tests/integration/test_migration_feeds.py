@@ -24,5 +24,5 @@ def test_the_feeds_migration_goes_down_and_up_again(database):
     assert {"seat_sessions", "sign_ins", "events"} <= _tables(database)
 
     migrate_to(database, "head", "upgrade")
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
     assert migrate.differences(database) == []

@@ -49,7 +49,7 @@ def test_the_migration_goes_down_and_up_and_keeps_the_seat_sessions(database, se
 
     migrate.upgrade(database)
 
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
     assert migrate.differences(database) == []
     assert {"sign_out_links", "link_requests"} <= _tables(database)
     assert sessions.token(created.game_id, session_id) == created.seats[0].token

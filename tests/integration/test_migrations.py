@@ -26,12 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_migrations_create_exactly_what_the_models_declare(database):
     assert migrate.differences(database) == []
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
 
 
 def test_upgrading_an_up_to_date_database_changes_nothing(database):
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
     assert migrate.differences(database) == []
 
 
@@ -63,7 +63,7 @@ def test_the_developers_alembic_config_works_from_any_folder(tmp_path):
         env={**os.environ, "PBEM_INSTANCE_DIR": str(tmp_path)},
     )
     assert heads.returncode == 0, heads.stderr
-    assert heads.stdout.split() == ["0019", "(head)"]
+    assert heads.stdout.split() == ["0020", "(head)"]
 
 
 # -- 0003: the outbox keyed by channel and address -------------------------------------
@@ -129,7 +129,7 @@ def test_the_outbox_migration_keeps_every_mail_as_an_email_row_and_reminders_by_
 
     migrate.upgrade(database)
 
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
     assert migrate.differences(database) == []
     rows = _outbox(database)
     assert [
@@ -190,7 +190,7 @@ def test_migration_0009_keeps_every_older_game_a_version_1_chain_that_verifies(s
         columns = [sa.column(c, sa.JSON() if c == "payload" else None) for c in _OLD_EVENT]
         conn.execute(sa.insert(sa.table("events", *columns)), _old_game())
     migrate.upgrade(database)
-    assert migrate.current_revision(database) == "0019"
+    assert migrate.current_revision(database) == "0020"
     assert migrate.differences(database) == []
     service.rebuild()
     with database.reading() as conn:

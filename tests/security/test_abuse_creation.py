@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from sqlalchemy import update
 from sqlmodel import func, select
 
+from pbem.games import GAMES
 from pbem.service import BadRequest, PlayerSpec
 from pbem.service.errors import TooMany
 from pbem.service.outbox import Outbox
@@ -507,7 +508,11 @@ _player = st.fixed_dictionaries(
 )
 _body = st.fixed_dictionaries(
     {"players": st.lists(_player, max_size=6) | _json},
-    optional={"options": _options, "setup": _setup, "game": st.sampled_from(["mall", "nim", "go"])},
+    optional={
+        "options": _options,
+        "setup": _setup,
+        "game": st.sampled_from([*sorted(GAMES), "go"]),
+    },
 )
 
 

@@ -20,12 +20,14 @@ from pbem.events import (
     GameCreated,
     Holder,
     SeatReplaced,
+    TableTalk,
     UndoDone,
     decode,
     encode,
     read,
     stored_payload,
 )
+from pbem.games import GAMES
 
 RECORDED = Path(__file__).parents[1] / "integration" / "recorded" / "mall_v1_events.json"
 
@@ -61,7 +63,7 @@ def game_created(draw: st.DrawFn) -> dict:
     ]
     return {
         "game_id": draw(st.text("abcdefghijklmnopqrstuvwxyz234567", min_size=16, max_size=16)),
-        "game": draw(st.sampled_from(["mall", "nim"])),
+        "game": draw(st.sampled_from(sorted(GAMES))),
         "content": draw(words),
         "engine_version": draw(words),
         "players": players,
@@ -94,6 +96,7 @@ def seat_replaced() -> st.SearchStrategy[dict]:
 PAYLOADS = {
     "GameCreated": game_created(),
     "ActionTaken": st.fixed_dictionaries({"seat": seats, "action": json_objects}),
+    "Resolved": st.fixed_dictionaries({"action": json_objects}),
     "TurnTimedOut": st.fixed_dictionaries(
         {
             "seat": seats,
@@ -122,7 +125,10 @@ PAYLOADS = {
     "VacationStarted": st.fixed_dictionaries(
         {"seat": seats, "days": st.integers(1, 60), "until": words}
     ),
-    "TableTalk": st.fixed_dictionaries({"seat": seats, "text": st.text(max_size=500)}),
+    "TableTalk": st.fixed_dictionaries(
+        {"seat": seats, "text": st.text(max_size=500)},
+        optional={"to": st.lists(seats, min_size=1, max_size=3, unique=True)},
+    ),
     "SpectatorTalk": st.fixed_dictionaries({"name": words, "text": st.text(max_size=500)}),
     "SeatResigned": st.fixed_dictionaries(
         {"seat": seats, "replaced_by": st.sampled_from(["", "bot:greedy", "bot:random"])}
@@ -201,6 +207,17 @@ def test_a_recorded_v1_log_is_read_with_its_upcasts_and_defaults():
     assert stored_payload(decode("ActionTaken", upcast)) == upcast
 
 
+def test_a_public_line_is_stored_as_before_private_lines_existed():
+    """A line to everyone keeps the payload every line had (so old logs, their
+    hashes and what a line written today stores are alike); a private line adds
+    `to`, and reads back as itself."""
+    assert stored_payload(TableTalk(1, "hi")) == {"seat": 1, "text": "hi", "v": 1}
+    assert decode("TableTalk", {"seat": 1, "text": "hi", "v": 1}) == TableTalk(1, "hi", None)
+    private = TableTalk(1, "psst", (3,))
+    assert stored_payload(private) == {"seat": 1, "text": "psst", "to": [3], "v": 1}
+    assert decode("TableTalk", stored_payload(private)) == private
+
+
 def test_an_unknown_type_is_refused_by_name():
     with pytest.raises(EventError, match="unknown event type 'GameRenamed'"):
         decode("GameRenamed", {"v": 1})
@@ -222,6 +239,8 @@ def test_an_unknown_type_is_refused_by_name():
         ("MailPreferenceChanged", ["every"], r"a MailPreferenceChanged payload is a JSON object"),
         ("ActionTaken", {"seat": 1, "action": {"x": float("inf")}}, r"is not JSON data"),
         ("VacationStarted", {"v": 2, "seat": 1, "days": 1, "until": ""}, r"v2 is not the current"),
+        ("TableTalk", {"v": 1, "seat": 1, "text": "hi", "to": None}, r"leaves 'to' out"),
+        ("TableTalk", {"v": 1, "seat": 1, "text": "hi", "to": ["2"]}, r"to.0: Input should"),
     ],
 )
 def test_a_malformed_payload_is_refused_saying_what_is_wrong(type_name, payload, said):

@@ -1,0 +1,114 @@
+"""Diplomacy through the server against the diplomacy package itself: random
+possible orders (seeded) for games of at least ten years, given by the seven seats
+through the JSON API and by reply mails, give the same positions, phase by phase,
+as the package processing the same orders directly; and the log file the server
+exports replays into the same final position through the package alone. CI plays a
+short series; `make diplomacy-long` plays a hundred games."""
+
+from __future__ import annotations
+
+import os
+import random
+from email.message import EmailMessage
+
+import pytest
+from diplomacy import Game as Package
+
+from pbem.games.diplomacy.replay import replay
+from pbem.mail import replyto
+from pbem.mail.inbound import Inbound
+from pbem.service import PlayerSpec
+
+GAMES = int(os.environ.get("PBEM_DIPLOMACY_SERVER_GAMES", "1"))
+YEARS = 10
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus")
+
+
+def position(package: Package) -> dict:
+    """What the comparison reads of the package's game: phase, units, centres."""
+    return {
+        "phase": package.get_current_phase(),
+        "units": {p: sorted(package.get_units(p)) for p in POWERS},
+        "centres": {p: sorted(package.get_centers(p)) for p in POWERS},
+    }
+
+
+def shown(doc: dict) -> dict:
+    """The same read from the server's state document."""
+    return {
+        "phase": doc["phase"] if doc["status"] == "playing" else "COMPLETED",
+        "units": {p: sorted(doc["units"].get(p, [])) for p in POWERS},
+        "centres": {p: sorted(doc["centres"].get(p, [])) for p in POWERS},
+    }
+
+
+def by_mail(parts, inbound, game_id: str, seat: int, token: str, orders: list[str]) -> str:
+    """A seat's orders as a reply mail to its game: one order a line, then a quote."""
+    settings = parts.settings
+    seq = parts.service.state_at(game_id)["seq"]
+    mail = EmailMessage()
+    mail["From"] = f"{NAMES[seat - 1].lower()}@example.com"
+    mail["To"] = replyto.reply_address(
+        settings.signing_key(), settings.mail_domain, game_id, seat, seq, token
+    )
+    mail["Subject"] = "Re: your orders"
+    mail["Message-ID"] = f"<orders-{game_id}-{seq}-{seat}@mail.example>"
+    lines = orders or ["hold"]
+    mail.set_content("\n".join(lines) + "\n\nOn Monday the judge wrote:\n> Your orders?\n")
+    return inbound.handle(bytes(mail), None).status
+
+
+@pytest.mark.parametrize("number", range(GAMES))
+def test_the_server_plays_as_the_package_does_phase_by_phase(web, number):
+    app, parts = web
+    service = parts.service
+    created = service.create_game(
+        [PlayerSpec(n, f"{n.lower()}@example.com") for n in NAMES],
+        {"hours_per_turn": 72},
+        {"map": "standard"},
+        game="diplomacy",
+    )
+    game_id, tokens = created.game_id, {s.seat: s.token for s in created.seats}
+    inbound = Inbound(service, parts.outbox, parts.settings, service.clock)
+    client = app.test_client()
+    package, rng = Package(), random.Random(f"server-{number}")
+    phases = 0
+    while not package.is_game_done and int(package.get_current_phase()[1:5]) < 1901 + YEARS:
+        doc = service.state_at(game_id)
+        assert shown(doc) == position(package), f"phase {phases}"
+        possible = package.get_all_possible_orders()
+        for seat in doc["waiting"]:
+            power = POWERS[seat - 1]
+            locations = package.get_orderable_locations(power)
+            orders = [rng.choice(possible[loc]) for loc in locations if possible[loc]]
+            orders = [o for o in orders if rng.random() < 0.9]  # a few units left to default
+            package.set_orders(power, orders)
+            if seat % 2:  # odd seats by mail, even seats by the API
+                assert by_mail(parts, inbound, game_id, seat, tokens[seat], orders) == "accepted"
+            else:
+                answer = client.post(
+                    f"/api/games/{game_id}/actions",
+                    json={"action": "\n".join(orders) or "hold"},
+                    headers={"Authorization": f"Bearer {tokens[seat]}"},
+                )
+                assert answer.status_code == 201, answer.get_data(as_text=True)
+        package.process()
+        phases += 1
+    assert phases >= 3 * YEARS or package.is_game_done
+    final = service.state_at(game_id)
+    assert shown(final) == position(package)
+    exported = service.export_log(game_id)
+    assert not any(entry.get("sealed") for entry in exported["actions"])
+    replayed = replay(exported["setup"], exported["actions"])
+    assert position(replayed) == position(package)
+
+
+def test_the_comparison_sees_a_different_position(web):
+    # A comparison that could not fail would pass any server: one phase of other
+    # orders gives another position.
+    first, second = Package(), Package()
+    first.set_orders("FRANCE", ["A PAR - BUR"])
+    first.process()
+    second.process()
+    assert position(first) != position(second)
