@@ -40,7 +40,7 @@ JSON_PREFIXES = ("/api/", "/inbound/", *health.PATHS)  # answered in JSON, error
 CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 # Header values arrive as Latin-1, where UTF-8 bytes may look like C1 controls.
 HEADER_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-# A typed move may have several lines (Diplomacy's orders, one a line): its field
+# A typed move may have several lines (a game's orders, one a line): its field
 # keeps a textarea's line breaks, and no other control character.
 LINES_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 LINES_FIELDS = ("move",)

@@ -156,7 +156,7 @@ def _game(form: Any) -> Plugin:
     if name not in GAMES:
         titles = [_(plugin.title) for plugin in GAMES.values()]
         choice = titles[0]
-        if len(titles) > 1:  # "Mall, Nim or Diplomacy"
+        if len(titles) > 1:  # "A, B or C"
             choice = _("%(some)s or %(one)s", some=", ".join(titles[:-1]), one=titles[-1])
         raise BadRequest(
             _(

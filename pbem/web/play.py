@@ -203,7 +203,7 @@ def take_turn(game_id: str) -> Any:
     typed = "\n".join(request.form.get("move", "").strip().splitlines())  # a textarea's too
     chosen = request.form.get("action", "").strip()
     move = typed or chosen
-    # a game's turn form may add lines to the move (Diplomacy's draw vote)
+    # a game's turn form may add lines to the move (a vote beside the orders, say)
     lines = [v.strip() for v in request.form.getlist("line")[:MAX_LINES] if v.strip()]
     if move and lines:
         move = "\n".join([move, *lines])
