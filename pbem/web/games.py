@@ -182,7 +182,7 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
     plays = form.get("creator_plays") == "yes"  # the creator plays seat 1
     chosen = form.get("language") or None  # None: each person's own browser's
     for seat in range(1, most_seats() + 1):
-        kind = form.get(f"kind{seat}", "person")
+        kind = form.get(f"kind{seat}", "person" if seat <= 2 else "nobody")  # as the form
         name = form.get(f"name{seat}", "").strip()
         email = form.get(f"email{seat}", "").strip()
         if kind in ("nobody", "open"):

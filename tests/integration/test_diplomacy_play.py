@@ -384,6 +384,7 @@ def test_a_turn_mail_lists_the_orders_and_the_last_results_but_nobodys_pending_o
         assert "A PAR - PIC" not in said  # France's pending orders
         assert "Spring 1901, movement" in said and "bounced" in said  # the last results
     assert "Your possible orders:" in text and "F LON: - ENG | - NTH" in text
+    assert "\nF LON - ENG\nA LVP - CLY\n" in text  # how to write them, with their own units
     assert "A PAR - BUR" in text  # the last phase's orders are public now
     reminded = dee.get_body(("plain",)).get_content()
     assert "Last phase, Spring 1901, movement:" in reminded and "A MUN: bounced" in reminded
