@@ -95,6 +95,9 @@ def test_seven_seats_order_at_once_and_the_last_one_resolves_the_phase(service):
     assert sorted(seat for seq, seat in turn_rows(service, game_id) if seq > start) == list(
         range(1, 8)
     )
+    # the log: a seat's orders close no round, the resolution does
+    closing = [h.type for h in service.history(game_id) if h.closes_round]
+    assert closing == [RESOLVED]
     # a move made on the position before the resolution is stale now
     with pytest.raises(Stale):
         service.submit_action(game_id, tokens[1], "A VIE - GAL", resolved.seq - 1)
