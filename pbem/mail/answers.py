@@ -79,6 +79,13 @@ def choice(service: Service, game_id: str, seat: int) -> list[str]:
     return [_("Your legal actions now:"), *(f"  {o['text']}  ({o['preview']})" for o in options)]
 
 
+def unreadable(move: str, why: str) -> list[str]:
+    """What a reply says of a move the game cannot read: the move (on one line), and
+    of a move of several lines which one, in the rules' words."""
+    said = _('"%(command)s" is not a move this server can read.', command=move.replace("\n", "; "))
+    return [said, f"{why[:1].upper()}{why[1:]}."] if "\n" in move else [said]
+
+
 def ignored(lines: list[str]) -> list[str]:
     """The further lines named back in an answer: a few, never a quoted mail."""
     shown = [line[:MAX_LINE] for line in lines[:MAX_IGNORED]]

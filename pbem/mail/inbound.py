@@ -312,19 +312,10 @@ class Inbound:
             return self._answered(mail, "stale", lines, ignored)
         except Illegal as error:
             if (error.detail or {}).get("unreadable"):
-                lines = [
-                    _('"%(command)s" is not a move this server can read.', command=shown),
-                    "",
-                    *self._grammar(mail),
-                ]
+                lines = [*answers.unreadable(command, error.message), "", *self._grammar(mail)]
                 return self._answered(mail, "unreadable", lines, ignored)
             illegal = _('"%(command)s" is not legal: %(why)s.', command=shown, why=error.message)
-            lines = [
-                illegal,
-                "",
-                *self._choice(mail),
-            ]
-            return self._answered(mail, "illegal", lines, ignored)
+            return self._answered(mail, "illegal", [illegal, "", *self._choice(mail)], ignored)
         except ServiceError as error:
             refused = [_("Not played: %(why)s.", why=error.message)]
             return self._answered(mail, "refused", refused, ignored)

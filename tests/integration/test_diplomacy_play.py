@@ -8,6 +8,7 @@ powers' units holding."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from email.message import EmailMessage
 
@@ -24,6 +25,7 @@ from pbem.store.tables import Game, Outbox
 from support import csrf
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
+MAIL_IDS = itertools.count(1)
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 
 
@@ -222,7 +224,7 @@ def mail_reply(parts, game_id, token, seat, body: str) -> EmailMessage:
         settings.signing_key(), settings.mail_domain, game_id, seat, seq, token
     )
     mail["Subject"] = "Re: your turn"
-    mail["Message-ID"] = f"<dip-{seat}-{seq}-{len(body)}@mail.example>"
+    mail["Message-ID"] = f"<dip-{seat}-{seq}-{next(MAIL_IDS)}@mail.example>"
     mail.set_content(body)
     return mail
 
@@ -257,6 +259,11 @@ def test_orders_by_a_mail_reply_of_several_lines(web):
     assert inbound.handle(wrong.as_bytes()).status == "illegal"
     said = " ".join(answer_lines(parts, game_id))
     assert "A ROM - PAR" in said and service.state_at(game_id)["seq"] == head
+    unreadable = mail_reply(parts, game_id, tokens[5], 5, "A ROM - APU\nA R@M - PAR\n")
+    assert inbound.handle(unreadable.as_bytes()).status == "unreadable"
+    said = answer_lines(parts, game_id)
+    assert said[1] == 'Cannot read the order "A R@M - PAR": write e.g. "A PAR - BUR".'
+    assert service.state_at(game_id)["seq"] == head
     # a command on the first line is read as one, as in every game
     status = mail_reply(parts, game_id, tokens[5], 5, "status\nA ROM - APU\n")
     assert inbound.handle(status.as_bytes()).status == "status"
