@@ -17,7 +17,11 @@ from .names import bot_name
 # game's states and actions, it hands them back to the same game's functions.
 Rules = Game[Any, Any]
 
-_PACKAGES = {"mall": "pbem.games.mall", "nim": "pbem.games.nim"}
+_PACKAGES = {
+    "mall": "pbem.games.mall",
+    "nim": "pbem.games.nim",
+    "diplomacy": "pbem.games.diplomacy",
+}
 
 
 class Registry(Mapping[str, Plugin]):

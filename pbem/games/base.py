@@ -194,6 +194,9 @@ class Plugin:
     # What a move may show that was hidden, in players' words (for the mall: "a
     # tile drawn from the supply"); empty for a game that hides nothing.
     revealing: str = ""
+    # The fewest and the most players a game of it takes (the server's bounds for
+    # creating one and for an open table; the rules' `setup` may refuse more).
+    seats: tuple[int, int] = (2, 4)
 
     @property
     def templates(self) -> Traversable:
@@ -236,7 +239,9 @@ class Mails(Protocol):
     `plugin.part("mails")`. The mail templates say what is game-neutral (greetings,
     links, deadlines, undo) and include the game's partials for the rest, from the
     game's `templates/mail/` folder as `"<name>/mail/<partial>.txt"` and `.html`:
-    each partial in `PARTIALS`."""
+    each partial in `PARTIALS`. Optional parts, read with getattr: `MULTILINE`, and
+    the pictures (`turn_picture`, `picture`, their words `PICTURE_ALT` and the like:
+    see pbem/mail/pictures.py)."""
 
     # The partials every game has (text and HTML): "_turn" (the position and the
     # legal actions in a turn mail), "_standings" (the scores, best first, of
@@ -249,6 +254,12 @@ class Mails(Protocol):
     # The lines explaining the notation, for the answer to `help` or to a mail the
     # server cannot read (after "Write your move on the first line ...").
     HELP: Sequence[str]
+    # Optional (False where absent): whether a reply's move is every line from the
+    # first up to the first empty line, joined with "\n" (Diplomacy's orders, one a
+    # line), rather than its first line alone. A first line that is a command (help,
+    # status, legal, resign, ...) is read as one either way; lines after the move
+    # are not read, as after a one-line move.
+    MULTILINE: bool
 
 
 # -- what a game gives the web pages ------------------------------------------------

@@ -36,9 +36,12 @@ from pbem.service.outbox import Outbox
 from pbem.service.service import Notice
 
 from . import answers, headers, replyto, tablereply, talk
-from .answers import MAX_LINE
 from .handled import FORGED, MALFORMED, NO_ADDRESS, TOO_LARGE, UNREADABLE, Handled
 from .reading import body_text, reply_lines
+
+# The words a reply's first line may be besides a move (its table talk, `say`, is
+# read before): never the start of a move of several lines.
+COMMANDS = (*talk.COMMANDS, *tablereply.WORDS)
 
 try:  # the broker away
     from kombu.exceptions import OperationalError as BrokerDown
@@ -187,7 +190,8 @@ class Inbound:
             if received == TOO_MANY:
                 return self._too_many(mail, sender)
             entry.received = True
-            handled = talk.handle(self, mail, reply_lines(body_text(message)), Handled)
+            lines = reply_lines(body_text(message), blanks=True)
+            handled = talk.handle(self, mail, lines, Handled)
         self.inbox.handled(entry.message_id, handled.status)
         return handled
 
@@ -237,10 +241,14 @@ class Inbound:
     # -- what it says ---------------------------------------------------------------
 
     def _act(self, mail: _Reply, lines: list[str]) -> Handled:
+        """Act on the lines the player wrote ("" where blank lines parted them): the
+        first is a command, or the move; a game whose mails read a move of several
+        lines (`MULTILINE`) takes every line up to the first blank one."""
+        lines = answers.read(self.service, mail.address.game_id, lines, COMMANDS)
         if not lines:
             lines = [_("Your mail had no command in it."), "", *self._grammar(mail)]
             return self._answered(mail, "unreadable", lines)
-        command, ignored = lines[0][:MAX_LINE].rstrip(".!?,;: "), answers.ignored(lines[1:])
+        command, ignored = lines[0], answers.ignored(lines[1:])
         word = command.lower()
         game_id, seat = mail.address.game_id, mail.address.seat
         if word == "help":
@@ -280,6 +288,7 @@ class Inbound:
 
     def _move(self, mail: _Reply, command: str, ignored: list[str]) -> Handled:
         reply = mail.address
+        shown = "; ".join(command.split("\n"))  # a move of several lines, said on one
         key = "mail:" + hashlib.sha256(ledger_key(mail.message_id).encode()).hexdigest()
         since = self._moves_since(reply)
         try:
@@ -303,19 +312,10 @@ class Inbound:
             return self._answered(mail, "stale", lines, ignored)
         except Illegal as error:
             if (error.detail or {}).get("unreadable"):
-                lines = [
-                    _('"%(command)s" is not a move this server can read.', command=command),
-                    "",
-                    *self._grammar(mail),
-                ]
+                lines = [*answers.unreadable(command, error.message), "", *self._grammar(mail)]
                 return self._answered(mail, "unreadable", lines, ignored)
-            illegal = _('"%(command)s" is not legal: %(why)s.', command=command, why=error.message)
-            lines = [
-                illegal,
-                "",
-                *self._choice(mail),
-            ]
-            return self._answered(mail, "illegal", lines, ignored)
+            illegal = _('"%(command)s" is not legal: %(why)s.', command=shown, why=error.message)
+            return self._answered(mail, "illegal", [illegal, "", *self._choice(mail)], ignored)
         except ServiceError as error:
             refused = [_("Not played: %(why)s.", why=error.message)]
             return self._answered(mail, "refused", refused, ignored)

@@ -81,13 +81,14 @@ def _decoded(part: Message) -> str:
         return data.decode("utf-8", errors="replace")
 
 
-def reply_lines(text: str) -> list[str]:
+def reply_lines(text: str, blanks: bool = False) -> list[str]:
     """The lines the player wrote: up to the first attribution, original-message
     block, signature or footer; no quoted lines (wherever they are: top or bottom
-    posting), no blank lines, no greeting before the first command, MAX_LINES at
-    most. Above what the player wrote, an attribution is passed over only when a
-    quote (">" lines) follows it; an unquoted original there ends the reading, so
-    that nothing of it is ever taken for a command."""
+    posting), no blank lines (with `blanks`, one "" where blank lines part what the
+    player wrote: a move of several lines ends there), no greeting before the first
+    command, MAX_LINES at most. Above what the player wrote, an attribution is
+    passed over only when a quote (">" lines) follows it; an unquoted original
+    there ends the reading, so that nothing of it is ever taken for a command."""
     raws = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     lines: list[str] = []
     index = greetings = 0
@@ -111,12 +112,18 @@ def reply_lines(text: str) -> list[str]:
                 continue
         index += 1
         line = " ".join("".join(c if c.isprintable() else " " for c in raw.strip()).split())
-        if _QUOTED.match(raw) or not line:
+        if _QUOTED.match(raw):
+            continue
+        if not line:
+            if blanks and lines and lines[-1]:
+                lines.append("")  # what the player wrote goes on after a blank
             continue
         if not lines and greetings < _GREETINGS and quoting.greeting(line):
             greetings += 1
             continue
         lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
     return lines
 
 

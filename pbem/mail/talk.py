@@ -51,6 +51,8 @@ def say_lines(service: Service, game_id: str, token: str, lines: list[str]) -> S
                 said.count += 1
             except ServiceError as error:
                 said.refusal = error.message
+    while said.rest and not said.rest[0]:  # a blank line ("") left first by a say line
+        said.rest.pop(0)
     return said
 
 
@@ -99,7 +101,7 @@ def handle(inbound: Any, mail: Any, lines: list[str], handled: type[Any]) -> Any
     if said.count and said.rest and not _command(inbound.service, address.game_id, said.rest[0]):
         # "say hi" and a name signed under it: the name is no command to answer
         text = f"{said.count} line{'' if said.count == 1 else 's'} said at the table"
-        return handled("said", text, ignored=said.rest[:5])
+        return handled("said", text, ignored=[line for line in said.rest if line][:5])
     if said.rest or (not said.count and said.refusal is None):
         return inbound._act(mail, said.rest)
     if said.refusal is not None:

@@ -35,8 +35,6 @@ from .errors import BadRequest, Created, SeatLink
 from .tokens import new_nonce, seat_token, token_hash
 from .unit import BOT, Context, Tx, new_game_id, sha256
 
-MAX_SEATS = 4
-
 
 @dataclass(frozen=True)
 class PlayerSpec:
@@ -83,15 +81,7 @@ def create_game(
             )
         )
     rules = plugin(kind).rules
-    if not isinstance(players, Sequence) or not 2 <= len(players) <= MAX_SEATS:
-        count = len(players) if isinstance(players, Sequence) else 0
-        raise BadRequest(
-            _(
-                "setup: the game takes 2 to %(most)s players, not %(count)s",
-                most=MAX_SEATS,
-                count=count,
-            )
-        )
+    seats_refused(kind, len(players) if isinstance(players, Sequence) else 0)
     chosen = game_options.checked(options)
     if setup is not None and not isinstance(setup, Mapping):
         raise BadRequest(_("setup is an object"))
@@ -233,6 +223,26 @@ def start(
     people = [seat for seat in waiting if seat not in bots]
     policy.game_started(tx, links, people, seated=creator_seat)
     return links
+
+
+def seats_refused(game: str, count: int) -> None:
+    """Nothing when a game of `game` takes `count` players (its plugin's `seats`);
+    else BadRequest saying how many it takes."""
+    least, most = plugin(game).seats
+    if least <= count <= most:
+        return
+    if least == most:
+        raise BadRequest(
+            _("setup: the game takes %(most)s players, not %(count)s", most=most, count=count)
+        )
+    raise BadRequest(
+        _(
+            "setup: the game takes %(least)s to %(most)s players, not %(count)s",
+            least=least,
+            most=most,
+            count=count,
+        )
+    )
 
 
 def checked_players(players: Sequence[PlayerSpec], game: str) -> list[PlayerSpec]:

@@ -29,7 +29,7 @@ from pbem.store.tables import core_table
 from . import options as game_options
 from . import queries
 from .addresses import address_key
-from .create import MAX_SEATS, PlayerSpec, checked_players, create_game
+from .create import PlayerSpec, checked_players, create_game, seats_refused
 from .errors import BadRequest, Created, Forbidden, NotFound, ServiceError, TooMany
 from .unit import Context
 
@@ -76,14 +76,7 @@ def open_table(
     if not isinstance(open_seats, int) or open_seats < 1:
         raise BadRequest(_("an open table has at least one open seat"))
     total = len(players) + open_seats
-    if not 2 <= total <= MAX_SEATS:
-        raise BadRequest(
-            _(
-                "setup: the game takes 2 to %(most)s players, not %(count)s",
-                most=MAX_SEATS,
-                count=total,
-            )
-        )
+    seats_refused(name, total)
     specs = checked_players(players, name)
     people = [s for s in specs if s.email and not s.bot]
     if not people:

@@ -271,8 +271,8 @@ def happened(
             known = {"move": words[0], "later": words[1]} if words else None
         text = history.describe(rules, event, before, after_state, told, known)
         closes = step.move is not None and (
-            rules.round(after_state) > rules.round(before) or rules.to_move(after_state) is None
-        )
+            rules.round(after_state) > rules.round(before) or rules.over(after_state)
+        )  # (no seat to move is not the end: several seats may move at once)
         seat = history.seat_of(event)
         out.append(Happened(event.seq, event.event, seat, text, rules.round(before), closes))
     return out

@@ -60,6 +60,7 @@ _INSERT_SEAT = insert(SEATS)
 _SEAT = (SEATS.c.game_id == bindparam("g")) & (SEATS.c.seat == bindparam("s"))
 _COUNT_TIMEOUT = update(SEATS).where(_SEAT).values(timeouts=SEATS.c.timeouts + 1)
 _VACATION = Statement(select(SEATS.c.vacation_from, SEATS.c.vacation_until).where(_SEAT))
+_WAITED = Statement(select(SEATS.c.seat).where(SEATS.c.game_id == bindparam("g"), SEATS.c.waiting))
 
 
 Vacations = dict[int, tuple[str | None, str | None]]  # seat -> (vacation_from, vacation_until)
@@ -130,13 +131,18 @@ def project(
         talk.note_readers(conn, event)
     turn = rules.to_move(state)
     waiting = rules.active(state)
-    if waiting != before.waiting:
+    waited = before.waiting
+    if waited is None and turn is None and waiting and event.type != GAME_CREATED:
+        # several at once, and the caller did not know on whom the game waited: the
+        # seats' rows say (the phase's clock must not start again at each move)
+        waited = frozenset(r.seat for r in _WAITED.rows(conn, {"g": event.game_id}))
+    if waiting != waited:
         _wait_on(conn, event.game_id, waiting)
     if turn is not None or not waiting:  # one seat at a time: every move starts a turn
         restarted = event.type in (GAME_CREATED, *MOVES, UNDO_DONE) or turn != before.turn
     else:  # several at once: the clock starts when a seat is newly waited on
         restarted = event.type in (GAME_CREATED, UNDO_DONE) or not waiting <= (
-            before.waiting or frozenset()
+            waited or frozenset()
         )
     started = None if not waiting else event.created_at if restarted else before.turn_started_at
     head = {

@@ -40,6 +40,10 @@ JSON_PREFIXES = ("/api/", "/inbound/", *health.PATHS)  # answered in JSON, error
 CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 # Header values arrive as Latin-1, where UTF-8 bytes may look like C1 controls.
 HEADER_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+# A typed move may have several lines (a game's orders, one a line): its field
+# keeps a textarea's line breaks, and no other control character.
+LINES_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+LINES_FIELDS = ("move",)
 
 
 def create_app(parts: Parts | None = None) -> Flask:
@@ -242,8 +246,11 @@ def _refuse_control_characters() -> None:
     if not request.headers.get("Authorization", "").isascii():
         abort(400, "the Authorization header is ASCII")
     pages_form = MultiDict() if request.path.startswith(JSON_PREFIXES) else request.form
-    for values in (request.args, pages_form):
-        if any(CONTROL.search(value) for _, value in values.items(multi=True)):
+    if any(CONTROL.search(value) for _, value in request.args.items(multi=True)):
+        abort(400, "a value holds a control character")
+    for name, value in pages_form.items(multi=True):
+        found = LINES_CONTROL if name in LINES_FIELDS else CONTROL
+        if found.search(value):
             abort(400, "a value holds a control character")
 
 

@@ -28,7 +28,11 @@ from .opentables import open_from_form
 from .play import hold
 
 bp = Blueprint("games", __name__)
-SEATS = 4
+
+
+def most_seats() -> int:
+    """The rows of seats the New game form has: the most any game takes."""
+    return max(plugin.seats[1] for plugin in GAMES.values())
 
 
 def _games() -> list[dict[str, Any]]:
@@ -54,6 +58,7 @@ def _form_page(form: Any, error: str | None = None) -> str:
         form_key=_form_key(),
         games=_games(),
         bots=_bots(),
+        seats=most_seats(),
         chosen=form.get("game") if form.get("game") in GAMES else next(iter(GAMES)),
     )
 
@@ -151,8 +156,8 @@ def _game(form: Any) -> Plugin:
     if name not in GAMES:
         titles = [_(plugin.title) for plugin in GAMES.values()]
         choice = titles[0]
-        for title in titles[1:]:
-            choice = _("%(some)s or %(one)s", some=choice, one=title)
+        if len(titles) > 1:  # "A, B or C"
+            choice = _("%(some)s or %(one)s", some=", ".join(titles[:-1]), one=titles[-1])
         raise BadRequest(
             _(
                 "there is no game called %(name)r here; choose %(games)s",
@@ -176,8 +181,8 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
     players, empty = [], []
     plays = form.get("creator_plays") == "yes"  # the creator plays seat 1
     chosen = form.get("language") or None  # None: each person's own browser's
-    for seat in range(1, SEATS + 1):
-        kind = form.get(f"kind{seat}", "person")
+    for seat in range(1, most_seats() + 1):
+        kind = form.get(f"kind{seat}", "person" if seat <= 2 else "nobody")  # as the form
         name = form.get(f"name{seat}", "").strip()
         email = form.get(f"email{seat}", "").strip()
         if kind in ("nobody", "open"):
@@ -248,7 +253,8 @@ def _players(form: Any, plugin: Plugin) -> list[PlayerSpec]:
 
 def _open_seats(form: Any) -> int:
     """How many seats the form leaves open for anyone to join."""
-    return sum(1 for seat in range(1, SEATS + 1) if form.get(f"kind{seat}") == "open")
+    seats = range(1, most_seats() + 1)
+    return sum(1 for seat in seats if form.get(f"kind{seat}") == "open")
 
 
 def _options(form: Any) -> dict[str, Any]:

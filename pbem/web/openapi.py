@@ -139,8 +139,8 @@ def document() -> dict[str, Any]:
                             "properties": {
                                 "players": {
                                     "type": "array",
-                                    "minItems": 2,
-                                    "maxItems": 4,
+                                    "minItems": min(p.seats[0] for p in GAMES.values()),
+                                    "maxItems": max(p.seats[1] for p in GAMES.values()),
                                     "items": {
                                         "type": "object",
                                         "required": ["name"],

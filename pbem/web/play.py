@@ -33,6 +33,7 @@ from .context import parts, seat_sessions
 
 bp = Blueprint("play", __name__)
 WHOLE = re.compile(r"[0-9]{1,9}", re.A)  # a seq or a number of days, as typed in a form
+MAX_LINES = 4  # the `line` fields of a turn form read, at most
 
 
 def _token(game_id: str) -> str | None:
@@ -199,9 +200,13 @@ def take_turn(game_id: str) -> Any:
     token = _token(game_id)
     if not token:
         raise Forbidden(_("open your personal link to play"))
-    typed = request.form.get("move", "").strip()
+    typed = "\n".join(request.form.get("move", "").strip().splitlines())  # a textarea's too
     chosen = request.form.get("action", "").strip()
     move = typed or chosen
+    # a game's turn form may add lines to the move (a vote beside the orders, say)
+    lines = [v.strip() for v in request.form.getlist("line")[:MAX_LINES] if v.strip()]
+    if move and lines:
+        move = "\n".join([move, *lines])
     seq = request.form.get("expected_seq", "").strip()
     expected = int(seq) if WHOLE.fullmatch(seq) else None
     key = request.form.get("key") or None

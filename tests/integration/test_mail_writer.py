@@ -47,20 +47,24 @@ def _same_boundaries(data: bytes) -> bytes:
 
 
 def _drafts(parts, clock, game: str, language: str) -> dict[Kind, Draft]:
-    """A draft of every kind of mail for a game of `game`, in `language`."""
-    setup = {"pile": 6} if game == "nim" else {"seed": "every kind"}
+    """A draft of every kind of mail for a game of `game`, in `language`: the game's
+    example that ends, its first two players named to try the headers."""
+    example = next(e for e in GAMES[game].examples() if e.ends)
     created = parts.service.create_game(
         [
             PlayerSpec("Zoë Ångström", "zoe@example.com"),
             PlayerSpec('=?utf-8?q?Mallory?= "Ben, <x@y>"', "ben@example.com"),
+            *(PlayerSpec(n, f"{n.lower()}@example.com") for n in example.players[2:]),
         ],
         {"public": True, "hours_per_turn": 48},
-        setup,
+        dict(example.setup),
         game=game,
     )
     game_id, tokens = created.game_id, {s.seat: s.token for s in created.seats}
     service = parts.service
-    service.submit_action(game_id, tokens[1], service.legal(game_id, 1)[0], 1)
+    (first, move), *moves = example.moves
+    assert first == 1
+    service.submit_action(game_id, tokens[1], move, 1)
     writer = MailWriter(parts, clock, game_id)
 
     def draft(kind, seat, to, payload, **how):
@@ -106,9 +110,9 @@ def _drafts(parts, clock, game: str, language: str) -> dict[Kind, Draft]:
     said = "--===============0000000000000000000==\nGrüße"
     talk = service.say(game_id, tokens[1], said)
     drafts[Kind.CHAT] = draft(Kind.CHAT, 2, "ben@example.com", {}, seq=talk.seq)
-    while (doc := service.state_at(game_id))["turn"] is not None:
-        seat = doc["turn"]
-        service.submit_action(game_id, tokens[seat], service.legal(game_id, seat)[0], doc["seq"])
+    for seat, move in moves:  # to the end
+        service.submit_action(game_id, tokens[seat], move)
+    assert service.state_at(game_id)["status"] == "finished"
     drafts[Kind.ROUND_SCORED] = draft(Kind.ROUND_SCORED, 1, "zoe@example.com", {"round": 1}, seq=3)
     drafts[Kind.GAME_OVER] = draft(Kind.GAME_OVER, 1, "zoe@example.com", {})
     drafts[Kind.RESIGNED] = draft(Kind.RESIGNED, 2, "ben@example.com", {"who": 1})
@@ -116,7 +120,8 @@ def _drafts(parts, clock, game: str, language: str) -> dict[Kind, Draft]:
     drafts[Kind.REMATCH_OFFER] = draft(
         Kind.REMATCH_OFFER, 2, "ben@example.com", {"by": 1}, seq=offered.seq
     )
-    table = service.open_table([PlayerSpec("Zoë", "zoe@example.com")], 1, game=game).table_id
+    seats = GAMES[game].seats[0] - 1  # open: as many as the game needs beside Zoë
+    table = service.open_table([PlayerSpec("Zoë", "zoe@example.com")], seats, game=game).table_id
     joining = {"nonce": "0123456789abcdef", "table": table, "name": "Ben"}
     drafts[Kind.JOIN_CONFIRM] = draft(
         Kind.JOIN_CONFIRM, None, "ben@example.com", joining, game=False

@@ -295,7 +295,7 @@ def test_an_unknown_game_or_a_pile_out_of_bounds_comes_back_with_the_form(web):
         "kind4": "nobody",
     }
     for extra, said in (
-        ({"game": "chess"}, "There is no game called 'chess' here; choose Mall or Nim."),
+        ({"game": "chess"}, "There is no game called 'chess' here; choose Mall, Nim or Diplomacy."),
         ({"game": "nim", "nim_pile": "0"}, "the pile is a whole number from 1 to 10000"),
         ({"game": "nim", "nim_pile": "many"}, "the pile is a whole number from 1 to 10000"),
     ):

@@ -16,7 +16,9 @@ from pbem.games import GAMES
 from pbem.service import PlayerSpec
 
 HASHES = re.compile(r"\b[0-9a-f]{32,128}\b")  # head hashes, commitments, salts
-RANDOM_VALUES = re.compile(r'name="(csrf_token|key)" value="[^"]*"|nonce-[^"\' ]+|nonce="[^"]*"')
+RANDOM_VALUES = re.compile(
+    r'name="(csrf_token|key)" value="[^"]*"|data-csrf="[^"]*"|nonce-[^"\' ]+|nonce="[^"]*"'
+)
 
 
 def sealing_examples():
@@ -95,6 +97,7 @@ def same(seen, game_ids, tokens):
     for url, text in seen.items():
         for game_id in game_ids:
             text = text.replace(game_id, "GAME")
+            url = url.replace(game_id, "GAME")  # the two tables' pages by the same name
         for token in tokens:
             text = text.replace(token, "TOKEN")
         out[url] = RANDOM_VALUES.sub("", HASHES.sub("HASH", text))

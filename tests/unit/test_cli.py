@@ -229,7 +229,7 @@ def test_the_bot_seats_offered_are_the_games_bots():
 
     shown = " ".join(run("game", "create", "--help").output.split())
     bots = {bot for name in GAMES for bot in GAMES[name].bots}
-    assert bots == {"greedy", "random"}
+    assert bots == {"greedy", "random", "hold"}
     for bot in bots:
         assert f'"bot:{bot}"' in shown
     assert "[default: mall]" in shown  # the first registered game

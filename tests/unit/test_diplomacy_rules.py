@@ -28,8 +28,9 @@ def test_setup_takes_seven_players_and_the_standard_map(opening):
     assert GAME.round(opening) == 1
     with pytest.raises(SetupError, match="7 players, not 6"):
         GAME.setup(NAMES[:6], {})
-    with pytest.raises(SetupError, match="unknown setup part 'seed'"):
-        GAME.setup(NAMES, {"seed": "x"})
+    with pytest.raises(SetupError, match="unknown setup part 'pile'"):
+        GAME.setup(NAMES, {"pile": 3})
+    assert GAME.setup(NAMES, {"seed": "x"}) == opening  # no chance: the seed changes nothing
     with pytest.raises(SetupError, match="map is one of: standard"):
         GAME.setup(NAMES, {"map": "modern"})
     assert GAME.rematch_setup({"map": "standard"}) == {"map": "standard"}

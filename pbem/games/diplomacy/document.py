@@ -31,7 +31,17 @@ def _board(position: Position) -> dict[str, Any]:
         },
         "centres": {p: list(position.centres[i]) for i, p in enumerate(POWERS)},
         "adjustments": {p: facts(position).adjust[i] for i, p in enumerate(POWERS)},
+        "influence": {p: list(position.influence[i]) for i, p in enumerate(POWERS)},
     }
+
+
+def _last(state: DipState) -> dict[str, Any] | None:
+    """The board the last resolution started from (public once resolved: it is
+    where that phase's orders were given), to draw them on; None before any."""
+    if state.previous is None:
+        return None
+    phase = state.previous.phase
+    return {"phase": phase, "phase_name": phase_name(phase), **_board(state.previous)}
 
 
 def _record(record: PhaseRecord) -> dict[str, Any]:
@@ -42,6 +52,7 @@ def _record(record: PhaseRecord) -> dict[str, Any]:
             POWERS[i]: list(given) for i, given in enumerate(record.orders) if given is not None
         },
         "results": {unit: list(said) for unit, said in record.results},
+        "results_said": {unit: listing(map(result_name, said)) for unit, said in record.results},
     }
 
 
@@ -70,6 +81,7 @@ def view(state: DipState, seat: int | None) -> dict[str, Any]:
         "ordered": ordered(state),
         "waiting": sorted(active(state)),
         "history": [_record(r) for r in state.history],
+        "last": _last(state),
         "winners": None if state.winners is None else list(state.winners),
         "drawn": state.drawn,
     }

@@ -15,7 +15,9 @@ from .actions import Action, Orders, Resolve
 from .position import MAPS, POWERS, SEATS
 from .state import DipState, dump, load, new_state
 
-SETUP_PARTS = ("map",)
+# The setup's parts: the map, and the seed the server gives every game (a game of
+# Diplomacy has no chance in it, so the seed changes nothing).
+SETUP_PARTS = ("map", "seed")
 
 
 class Diplomacy:
@@ -35,7 +37,7 @@ class Diplomacy:
         unknown = [str(k)[:40] for k in options if k not in SETUP_PARTS]
         if unknown:
             raise SetupError(
-                _("unknown setup part %(part)r; a Diplomacy setup has map", part=unknown[0])
+                _("unknown setup part %(part)r; a Diplomacy setup has a map", part=unknown[0])
             )
         map_name = options.get("map", "standard")
         if map_name not in MAPS:

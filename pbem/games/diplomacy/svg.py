@@ -1,13 +1,14 @@
-"""The map as SVG, drawn by the package's renderer: the current position with the
-viewer's own pending orders, or the position the last resolution started from with
-every order of that phase. Self-contained: no DOCTYPE, comments, scripts or
-external references."""
+"""The map as SVG, drawn by the package's renderer (with the provinces' short
+names): the current position with the viewer's own pending orders, or the position
+the last resolution started from with every order of that phase. Self-contained: no
+DOCTYPE, comments, scripts or external references."""
 
 from __future__ import annotations
 
 import copy
 import functools
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from diplomacy import Game as PackageGame
@@ -30,14 +31,15 @@ def _template(map_name: str) -> Any:
     return Renderer(PackageGame(map_name=map_name))
 
 
-def _render(position: Position, orders: dict[str, OrderSet]) -> str:
+def render(position: Position, orders: Mapping[str, OrderSet]) -> str:
+    """`position` with `orders` (power -> its orders) drawn on it."""
     game = fresh_game(position)
     for power, given in orders.items():
         if given:
             game.set_orders(power, list(given))
     renderer = copy.copy(_template(position.map))
     renderer.game = game
-    return clean(str(renderer.render(incl_orders=True)))
+    return clean(str(renderer.render(incl_orders=True, incl_abbrev=True)))
 
 
 def clean(svg: str) -> str:
@@ -54,10 +56,10 @@ def draw_map(state: DipState, viewer: int | None, last: bool = False) -> str:
     order given in that phase (public once resolved)."""
     if last:
         if state.previous is None:
-            return _render(state.position, {})
+            return render(state.position, {})
         record = next(r for r in reversed(state.history) if r.phase == state.previous.phase)
-        return _render(state.previous, {POWERS[i]: o for i, o in enumerate(record.orders)})
+        return render(state.previous, {POWERS[i]: o for i, o in enumerate(record.orders)})
     own: dict[str, OrderSet] = {}
     if viewer in SEATS and viewer is not None and not state.over:
         own[POWERS[viewer - 1]] = state.pending[viewer - 1]
-    return _render(state.position, own)
+    return render(state.position, own)
