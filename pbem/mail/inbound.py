@@ -319,10 +319,16 @@ class Inbound:
         except ServiceError as error:
             refused = [_("Not played: %(why)s.", why=error.message)]
             return self._answered(mail, "refused", refused, ignored)
-        lines = [
-            _("Played: %(move)s.", move=accepted.narration),
-            _("The next player is mailed as usual."),
-        ]
+        doc = self.service.state_at(reply.game_id, seat=reply.seat)
+        if doc["status"] == "playing" and doc["turn"] is None:  # seats moving at once
+            after = (
+                _("The phase is resolved: the mail for the next one follows.")
+                if reply.seat in doc["waiting"]
+                else _("Until the phase is resolved you may send other orders; they replace these.")
+            )
+        else:
+            after = _("The next player is mailed as usual.")
+        lines = [_("Played: %(move)s.", move=accepted.narration), after]
         return self._answered(mail, "accepted", lines, ignored)
 
     def _grammar(self, mail: _Reply) -> list[str]:
