@@ -1,0 +1,125 @@
+"""The tests' new databases, made fast: each kind is migrated once in a test process
+(a template), and a test's new database is a copy of it, the same schema and rows a
+migration writes. Used PostgreSQL databases are dropped in a thread of their own
+while the next tests run; every drop has ended (or failed the run) before the
+process ends."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import queue
+import shutil
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ProgrammingError
+
+from pbem.store import migrate
+from pbem.store.database import Database
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+_numbers = itertools.count()
+
+
+def migrated_sqlite(path: Path) -> Path:
+    """Migrate a new SQLite database at `path` and leave it as one whole file."""
+    database = Database(f"sqlite:///{path}")
+    migrate.upgrade(database)
+    database.dispose()
+    # the write-ahead log folded in and removed, so that copying the file copies it all
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    assert not path.with_name(path.name + "-wal").exists(), "the template's log is left"
+    return path
+
+
+def copy_sqlite(template: Path, path: Path) -> str:
+    """A new migrated SQLite database at `path` (a copy of `template`); its URL."""
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
+
+def _admin() -> Engine:
+    """An engine on the database PBEM_TEST_DATABASE_URL names, to create and drop others."""
+    return create_engine(
+        make_url(PG_URL).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+    )
+
+
+def postgres_database(worker: str, template: str | None = None) -> str:
+    """A new database on the test server, empty or a copy of `template`; its URL."""
+    base = make_url(PG_URL).set(drivername="postgresql+psycopg")
+    name = f"pbem_t_{worker}_{os.getpid()}_{next(_numbers)}"
+    copy = f' TEMPLATE "{template}"' if template else ""
+    admin = _admin()
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+            connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_postgres_database(url: str) -> None:
+    drop = text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+    admin = _admin()
+    try:
+        for attempt in range(20):
+            try:
+                with admin.connect() as connection:
+                    connection.execute(drop)
+                return
+            except ProgrammingError:
+                # FORCE may not end a server process of another role (an autovacuum
+                # worker passing by): it is gone a moment later
+                if attempt == 19:
+                    raise
+                time.sleep(0.25)
+    finally:
+        admin.dispose()
+
+
+class PostgresTemplate:
+    """A database migrated once on the test server, the template of each test's new
+    one; and the thread that drops the tests' databases once they are done with."""
+
+    def __init__(self, worker: str) -> None:
+        self.worker = worker
+        self.url = postgres_database(worker)
+        database = Database(self.url)
+        migrate.upgrade(database)
+        database.dispose()  # CREATE DATABASE ... TEMPLATE wants no one connected to it
+        self._done: queue.Queue[str | None] = queue.Queue()
+        self._errors: list[BaseException] = []
+        self._dropper = threading.Thread(target=self._drop, name="drop test databases")
+        self._dropper.start()
+
+    def new(self) -> str:
+        """A new migrated database; its URL."""
+        return postgres_database(self.worker, make_url(self.url).database)
+
+    def done_with(self, url: str) -> None:
+        """Drop `url`'s database soon, in the dropping thread."""
+        self._done.put(url)
+
+    def _drop(self) -> None:
+        while (url := self._done.get()) is not None:
+            try:
+                drop_postgres_database(url)
+            except BaseException as error:  # raised in `close`
+                self._errors.append(error)
+
+    def close(self) -> None:
+        """Wait for every drop, drop the template, and raise the first drop's error."""
+        self._done.put(None)
+        self._dropper.join()
+        drop_postgres_database(self.url)
+        if self._errors:
+            raise self._errors[0]
