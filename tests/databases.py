@@ -88,7 +88,8 @@ def drop_postgres_database(url: str) -> None:
 
 class PostgresTemplate:
     """A database migrated once on the test server, the template of each test's new
-    one; and the thread that drops the tests' databases once they are done with."""
+    one; a thread that copies it ahead of the next test, and one that drops the
+    tests' databases once they are done with."""
 
     def __init__(self, worker: str) -> None:
         self.worker = worker
@@ -96,18 +97,44 @@ class PostgresTemplate:
         database = Database(self.url)
         migrate.upgrade(database)
         database.dispose()  # CREATE DATABASE ... TEMPLATE wants no one connected to it
+        self._ready: queue.Queue[str | BaseException] = queue.Queue(maxsize=1)
         self._done: queue.Queue[str | None] = queue.Queue()
+        self._closing = threading.Event()
         self._errors: list[BaseException] = []
-        self._dropper = threading.Thread(target=self._drop, name="drop test databases")
-        self._dropper.start()
+        self._threads = [
+            threading.Thread(target=self._copy, name="copy test databases", daemon=True),
+            threading.Thread(target=self._drop, name="drop test databases", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def new(self) -> str:
-        """A new migrated database; its URL."""
-        return postgres_database(self.worker, make_url(self.url).database)
+        """A new migrated database (copied while the last test ran); its URL."""
+        ready = self._ready.get(timeout=600)
+        if isinstance(ready, BaseException):
+            raise ready
+        return ready
 
     def done_with(self, url: str) -> None:
         """Drop `url`'s database soon, in the dropping thread."""
         self._done.put(url)
+
+    def _copy(self) -> None:
+        template = make_url(self.url).database
+        while not self._closing.is_set():
+            try:
+                url: str | BaseException = postgres_database(self.worker, template)
+            except BaseException as error:  # raised in the test that wanted it
+                url = error
+            while True:
+                try:
+                    self._ready.put(url, timeout=0.5)
+                    break
+                except queue.Full:
+                    if self._closing.is_set():
+                        if isinstance(url, str):
+                            self._done.put(url)
+                        return
 
     def _drop(self) -> None:
         while (url := self._done.get()) is not None:
@@ -118,8 +145,13 @@ class PostgresTemplate:
 
     def close(self) -> None:
         """Wait for every drop, drop the template, and raise the first drop's error."""
+        self._closing.set()
+        self._threads[0].join()
+        while not self._ready.empty():
+            if isinstance(ready := self._ready.get(), str):
+                self._done.put(ready)
         self._done.put(None)
-        self._dropper.join()
+        self._threads[1].join()
         drop_postgres_database(self.url)
         if self._errors:
             raise self._errors[0]
