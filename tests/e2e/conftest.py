@@ -123,7 +123,8 @@ def site(tmp_path, request, sqlite_template):
             stop.wait(0.1)
 
     threads = [
-        threading.Thread(target=server.serve_forever, daemon=True),
+        # a short poll: shutdown() at the end waits for the loop's next turn
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True),
         threading.Thread(target=deliver, daemon=True),
     ]
     for thread in threads:
