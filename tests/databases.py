@@ -15,9 +15,9 @@ import threading
 import time
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, text
+import psycopg
+from psycopg import sql
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ProgrammingError
 
 from pbem.store import migrate
 from pbem.store.database import Database
@@ -45,45 +45,40 @@ def copy_sqlite(template: Path, path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def _admin() -> Engine:
-    """An engine on the database PBEM_TEST_DATABASE_URL names, to create and drop others."""
-    return create_engine(
-        make_url(PG_URL).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
-    )
+def _admin() -> psycopg.Connection:
+    """A connection to the database PBEM_TEST_DATABASE_URL names, to create and drop
+    others: psycopg's own, so that a test listening to SQLAlchemy's engines never
+    hears these statements (they run in threads beside the test)."""
+    url = make_url(PG_URL).set(drivername="postgresql")
+    return psycopg.connect(url.render_as_string(hide_password=False), autocommit=True)
 
 
 def postgres_database(worker: str, template: str | None = None) -> str:
     """A new database on the test server, empty or a copy of `template`; its URL."""
     base = make_url(PG_URL).set(drivername="postgresql+psycopg")
     name = f"pbem_t_{worker}_{os.getpid()}_{next(_numbers)}"
-    copy = f' TEMPLATE "{template}"' if template else ""
-    admin = _admin()
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-            connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
-    finally:
-        admin.dispose()
+    new = sql.Identifier(name)
+    copy = sql.SQL(" TEMPLATE {}").format(sql.Identifier(template)) if template else sql.SQL("")
+    with _admin() as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(new))
+        admin.execute(sql.SQL("CREATE DATABASE {}{}").format(new, copy))
     return base.set(database=name).render_as_string(hide_password=False)
 
 
 def drop_postgres_database(url: str) -> None:
-    drop = text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
-    admin = _admin()
-    try:
+    name = sql.Identifier(make_url(url).database or "")
+    drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name)
+    with _admin() as admin:
         for attempt in range(20):
             try:
-                with admin.connect() as connection:
-                    connection.execute(drop)
+                admin.execute(drop)
                 return
-            except ProgrammingError:
+            except psycopg.ProgrammingError:
                 # FORCE may not end a server process of another role (an autovacuum
                 # worker passing by): it is gone a moment later
                 if attempt == 19:
                     raise
                 time.sleep(0.25)
-    finally:
-        admin.dispose()
 
 
 class PostgresTemplate:
