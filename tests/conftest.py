@@ -56,7 +56,8 @@ def sqlite_template(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def postgres_template(worker_id) -> Iterator[databases.PostgresTemplate]:
-    """A PostgreSQL database migrated once in this test process; tests copy it."""
+    """A PostgreSQL database migrated once in this test process (at the first test
+    on PostgreSQL); tests copy it."""
     template = databases.PostgresTemplate(worker_id)
     yield template
     template.close()

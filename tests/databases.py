@@ -6,6 +6,7 @@ process ends."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import queue
@@ -82,16 +83,13 @@ def drop_postgres_database(url: str) -> None:
 
 
 class PostgresTemplate:
-    """A database migrated once on the test server, the template of each test's new
-    one; a thread that copies it ahead of the next test, and one that drops the
-    tests' databases once they are done with."""
+    """A database migrated once on the test server (at the first test that wants a
+    copy), the template of each test's new one; a thread that copies it ahead of the
+    next test, and one that drops the tests' databases once they are done with."""
 
     def __init__(self, worker: str) -> None:
         self.worker = worker
-        self.url = postgres_database(worker)
-        database = Database(self.url)
-        migrate.upgrade(database)
-        database.dispose()  # CREATE DATABASE ... TEMPLATE wants no one connected to it
+        self.url: str | None = None
         self._ready: queue.Queue[str | BaseException] = queue.Queue(maxsize=1)
         self._done: queue.Queue[str | None] = queue.Queue()
         self._closing = threading.Event()
@@ -100,26 +98,43 @@ class PostgresTemplate:
             threading.Thread(target=self._copy, name="copy test databases", daemon=True),
             threading.Thread(target=self._drop, name="drop test databases", daemon=True),
         ]
-        for thread in self._threads:
-            thread.start()
 
     def new(self) -> str:
         """A new migrated database (copied while the last test ran); its URL."""
+        if self.url is None:
+            self._start()  # with the server away, this test fails and the next tries again
         ready = self._ready.get(timeout=600)
-        if isinstance(ready, BaseException):
-            raise ready
-        return ready
+        if isinstance(ready, str):
+            return ready
+        # the copy failed (the server away at the time): now, or this test fails saying why
+        return postgres_database(self.worker, self._template())
 
     def done_with(self, url: str) -> None:
         """Drop `url`'s database soon, in the dropping thread."""
         self._done.put(url)
 
+    def _template(self) -> str:
+        return make_url(self.url).database or ""
+
+    def _start(self) -> None:
+        url = postgres_database(self.worker)
+        try:
+            database = Database(url)
+            migrate.upgrade(database)
+            database.dispose()  # CREATE DATABASE ... TEMPLATE wants no one connected to it
+        except BaseException:
+            with contextlib.suppress(Exception):
+                drop_postgres_database(url)
+            raise
+        self.url = url
+        for thread in self._threads:
+            thread.start()
+
     def _copy(self) -> None:
-        template = make_url(self.url).database
         while not self._closing.is_set():
             try:
-                url: str | BaseException = postgres_database(self.worker, template)
-            except BaseException as error:  # raised in the test that wanted it
+                url: str | BaseException = postgres_database(self.worker, self._template())
+            except BaseException as error:  # `new` tries again
                 url = error
             while True:
                 try:
@@ -140,6 +155,8 @@ class PostgresTemplate:
 
     def close(self) -> None:
         """Wait for every drop, drop the template, and raise the first drop's error."""
+        if self.url is None:
+            return
         self._closing.set()
         self._threads[0].join()
         while not self._ready.empty():
