@@ -12,6 +12,7 @@ from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 
+import databases
 import pytest
 import requests
 from werkzeug.serving import make_server
@@ -22,7 +23,6 @@ from pbem.mail import catcher
 from pbem.mail.compose import Composer
 from pbem.mail.deliver import EmailChannel, Smtp
 from pbem.service.delivery import deliver_due
-from pbem.store import migrate
 from pbem.web.app import create_app
 
 CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
@@ -89,13 +89,14 @@ class Site:
 
 
 @pytest.fixture
-def site(tmp_path, request):
+def site(tmp_path, request, sqlite_template):
     instance = tmp_path / "instance"
     smtp_port, web_port = _free_port(), _free_port()
     url = f"http://127.0.0.1:{web_port}"
     settings = load_settings(
         {"PBEM_INSTANCE_DIR": str(instance)},
-        database_url=f"sqlite:///{tmp_path / 'e2e.sqlite3'}",
+        # a new migrated database: a copy of the migrated template
+        database_url=databases.copy_sqlite(sqlite_template, tmp_path / "e2e.sqlite3"),
         secret_key="e2e-secret",
         admin_key="e2e-admin",
         base_url=url,
@@ -107,7 +108,6 @@ def site(tmp_path, request):
         push_loopback_http=True,  # a test's push service listens on the loopback
     )
     parts = build(settings)
-    migrate.upgrade(parts.database)
     smtp = catcher.start(instance / "mail", port=smtp_port)
     server = make_server("127.0.0.1", web_port, create_app(parts), threaded=True)
     stop = threading.Event()
@@ -123,7 +123,8 @@ def site(tmp_path, request):
             stop.wait(0.1)
 
     threads = [
-        threading.Thread(target=server.serve_forever, daemon=True),
+        # a short poll: shutdown() at the end waits for the loop's next turn
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True),
         threading.Thread(target=deliver, daemon=True),
     ]
     for thread in threads:
