@@ -21,7 +21,6 @@ from support import csrf
 
 # The words of the mall game.
 MALL_WORDS = re.compile(r"mall|tile|balloon|dispenser|attraction|rainbow", re.I)
-BOARD = {"mall": 'class="pbem-mall"', "nim": 'class="nim-pile"'}
 NAMES = ["Ann", "Ben", "Cy", "Di"]
 
 
@@ -147,7 +146,9 @@ def every_page_of(app, parts, game: str, game_id: str, tokens: dict[int, str]) -
     pages.append(get_ok(stranger, f"/g/{game_id}/history"))
     pages.append(get_ok(stranger, f"/g/{game_id}/history?at=1"))
     for page in pages:
-        assert BOARD[game] in page
+        assert GAMES[game].part("pages").marker in page
+        for other in set(GAMES) - {game}:
+            assert GAMES[other].part("pages").marker not in page
         assert "You are watching." in page or "seat" in page
     return pages
 
@@ -168,22 +169,37 @@ def test_every_page_of_a_game_in_play_shows_its_board(web, game, seats):
             assert not MALL_WORDS.search(page), MALL_WORDS.search(page)
 
 
-@pytest.mark.parametrize("game", ["mall", "nim"])
+def example_game(parts, game: str, example):
+    """A public game of `example` (its players with addresses), its moves played."""
+    created = parts.service.create_game(
+        [PlayerSpec(n, f"{n.lower()}@example.com") for n in example.players],
+        {"public": True},
+        dict(example.setup),
+        game=game,
+    )
+    tokens = {s.seat: s.token for s in created.seats}
+    for seat, move in example.moves:
+        parts.service.submit_action(created.game_id, tokens[seat], move)
+    return created.game_id, tokens
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_page_of_a_finished_game_shows_its_board_and_its_result(web, game):
     app, parts = web
-    game_id, tokens = new_game(parts, game, 2, pile=6)  # nim: seat 2 takes the last
-    play_to_the_end(parts, game_id, tokens)
+    example = next(e for e in GAMES[game].examples() if e.ends)
+    game_id, tokens = example_game(parts, game, example)
     doc = parts.service.state_at(game_id)
     assert doc["status"] == "finished"
-    if game == "nim":
-        assert doc["winners"] == [2]  # the standings must put seat 2 first
     pages = every_page_of(app, parts, game, game_id, tokens)
-    winner = NAMES[doc["winners"][0] - 1]
+    names = dict(enumerate(example.players, start=1))
+    first = GAMES[game].standings(doc)[0]  # the standings put a winner first
+    assert first in doc["winners"]
+    winner = names[first]
     assert "The game is over." in pages[0] and winner in pages[0]
     standings = pages[0][pages[0].index('class="standings"') :]
     rows = re.findall(r'<th scope="row">(.*?)</th>', standings, re.S)
     assert [re.sub(r"<.*?>|\s+", " ", r).split()[0] for r in rows] == [
-        NAMES[s - 1] for s in GAMES[game].standings(doc)
+        names[s] for s in GAMES[game].standings(doc)
     ]
     assert rows[0].startswith(winner) and "winner" in rows[0]
     assert 'name="action"' not in pages[0]  # nobody's turn
@@ -280,7 +296,7 @@ def test_the_new_game_form_creates_the_chosen_game(web, game):
     if game == "nim":
         assert doc["pile"] == 9
     watched = get_ok(app.test_client(), f"/g/{row.id}/watch")
-    assert BOARD[game] in watched
+    assert GAMES[game].part("pages").marker in watched
 
 
 def test_an_unknown_game_or_a_pile_out_of_bounds_comes_back_with_the_form(web):
@@ -353,9 +369,11 @@ def test_the_api_document_names_every_game_and_bot_and_each_state_fits_it(web):
     ok = spec["paths"]["/api/games/{game_id}"]["get"]["responses"]["200"]
     state = ok["content"]["application/json"]["schema"]
     validator = jsonschema_rs.Draft202012Validator(state)
-    for game in ("mall", "nim"):
-        game_id, _ = new_game(parts, game, 2)
+    for game in sorted(GAMES):
+        example = next(e for e in GAMES[game].examples() if not e.ends)
+        game_id, _ = example_game(parts, game, example)
         doc = client.get(f"/api/games/{game_id}").json
         validator.validate(doc)
-        wrong = {**doc, "game": "nim" if game == "mall" else "mall"}
-        assert not validator.is_valid(wrong), game  # each game's document is its own
+        for other in set(GAMES) - {game}:
+            wrong = {**doc, "game": other}
+            assert not validator.is_valid(wrong), game  # each game's document is its own
