@@ -21,7 +21,7 @@ from support import csrf
 
 # The words of the mall game.
 MALL_WORDS = re.compile(r"mall|tile|balloon|dispenser|attraction|rainbow", re.I)
-NAMES = ["Ann", "Ben", "Cy", "Di"]
+NAMES = ["Ann", "Ben", "Cy", "Di", "Eve", "Fay", "Gus"]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -154,15 +154,18 @@ def every_page_of(app, parts, game: str, game_id: str, tokens: dict[int, str]) -
 
 
 @pytest.mark.parametrize(
-    ("game", "seats"), [("mall", 2), ("mall", 3), ("mall", 4), ("nim", 2), ("nim", 3)]
+    ("game", "seats"),
+    [
+        (name, seats)
+        for name, plugin in sorted(GAMES.items())
+        for seats in range(plugin.seats[0], plugin.seats[1] + 1)
+    ],
 )
 def test_every_page_of_a_game_in_play_shows_its_board(web, game, seats):
     app, parts = web
     game_id, tokens = new_game(parts, game, seats)
-    first = parts.service.state_at(game_id)
-    parts.service.submit_action(
-        game_id, tokens[first["turn"]], parts.service.legal(game_id, first["turn"])[0], 1
-    )
+    first = parts.service.state_at(game_id)["waiting"][0]
+    parts.service.submit_action(game_id, tokens[first], parts.service.legal(game_id, first)[0], 1)
     pages = every_page_of(app, parts, game, game_id, tokens)
     if game == "nim":
         for page in pages:
