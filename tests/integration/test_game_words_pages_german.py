@@ -12,6 +12,7 @@ import re
 
 from german import english_left, game_english_left, visible_text
 
+from pbem.games import GAMES
 from pbem.service import PlayerSpec
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
@@ -157,6 +158,6 @@ def test_a_nim_game_against_bots_names_them_in_german(web):
 
 def test_the_rules_pages_say_the_games_words_in_german(web):
     app, _parts = web
-    for game in ("mall", "nim"):
+    for game in sorted(GAMES):
         page = get(app.test_client(), f"/rules/{game}")
         assert english_on(page, NOTATION | {"take"}) == [], game
