@@ -26,7 +26,8 @@ from pbem.service.notices import Kind
 
 from support import MailWriter, claim_alone
 
-NAMES = frozenset({"Anna", "Bernd"})
+GERMAN = ("Anna", "Bernd", "Clara", "Dieter", "Emil", "Frieda", "Gustav")
+NAMES = frozenset(GERMAN)
 BOTH = frozenset({"Minute"})  # German words English spells the same
 SAY = frozenset({"say", "yes"})  # reply commands (table talk, a rematch answer), read as written
 _ALT = re.compile(r'alt="([^"]*)"')
@@ -87,21 +88,21 @@ def _english(message: EmailMessage, allowed: frozenset[str]) -> dict[str, list[s
 
 
 def _every_kind(parts, clock, game: str) -> tuple[str, dict[Kind, EmailMessage]]:
-    """A game of `game` between Anna and Bernd, who read German, and a mail of
-    every kind to one of them."""
+    """The game's own example played to its end, its players Anna, Bernd and more
+    who read German, and a mail of every kind to Anna or Bernd."""
     service = parts.service
+    example = next(e for e in GAMES[game].examples() if e.ends)
+    names = GERMAN[: len(example.players)]
     created = service.create_game(
-        [
-            PlayerSpec("Anna", "anna@example.com", language="de"),
-            PlayerSpec("Bernd", "bernd@example.com", language="de"),
-        ],
+        [PlayerSpec(n, f"{n.lower()}@example.com", language="de") for n in names],
         {"public": True, "hours_per_turn": 48, "reminders": [24, 2]},
-        {"pile": 6} if game == "nim" else {"seed": "alle Arten"},
+        dict(example.setup),
         game=game,
     )
     game_id, tokens = created.game_id, {s.seat: s.token for s in created.seats}
     first = service.state_at(game_id)["seq"]  # after the readers' languages were chosen
-    moved = service.submit_action(game_id, tokens[1], service.legal(game_id, 1)[0], first)
+    (seat, move), *rest = example.moves
+    moved = service.submit_action(game_id, tokens[seat], move, first)
     reader = Reader(parts, clock, game_id)
     answer = {
         "lines": ["ok"],
@@ -146,9 +147,9 @@ def _every_kind(parts, clock, game: str) -> tuple[str, dict[Kind, EmailMessage]]
     }
     talk = service.say(game_id, tokens[1], "gut gespielt")
     written[Kind.CHAT] = reader.mail(Kind.CHAT, 2, "bernd@example.com", {}, seq=talk.seq)
-    while (doc := service.state_at(game_id))["turn"] is not None:
-        seat = doc["turn"]
-        service.submit_action(game_id, tokens[seat], service.legal(game_id, seat)[0], doc["seq"])
+    for seat, move in rest:
+        service.submit_action(game_id, tokens[seat], move)
+    assert service.state_at(game_id)["status"] == "finished"
     closed = next(e.seq for e in service.history(game_id, 1) if e.closes_round)
     written[Kind.ROUND_SCORED] = reader.mail(
         Kind.ROUND_SCORED, 1, "anna@example.com", {"round": 1}, seq=closed
@@ -159,7 +160,9 @@ def _every_kind(parts, clock, game: str) -> tuple[str, dict[Kind, EmailMessage]]
     written[Kind.REMATCH_OFFER] = reader.mail(
         Kind.REMATCH_OFFER, 2, "bernd@example.com", {"by": 1}, seq=offered.seq
     )
-    table = service.open_table([PlayerSpec("Anna", "anna@example.com")], 1, game=game)
+    table = service.open_table(
+        [PlayerSpec("Anna", "anna@example.com")], GAMES[game].seats[0] - 1, game=game
+    )
     joining = {"nonce": "0123456789abcdef", "table": table.table_id, "name": "Bernd"}
     written[Kind.JOIN_CONFIRM] = reader.mail(
         Kind.JOIN_CONFIRM, None, "bernd@example.com", joining, game=False
@@ -198,7 +201,7 @@ def _without_the_games_words(monkeypatch) -> None:
     monkeypatch.setattr(Composer, "_history", blank_history)
 
 
-@pytest.mark.parametrize("game", ["mall", "nim"])
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_kind_says_its_own_words_in_german(make_parts, clock, monkeypatch, game):
     """What the mails themselves say (the subjects, greetings, sentences around the
     game's own partials, the footers), for every kind and both games."""
@@ -212,7 +215,7 @@ def test_every_kind_says_its_own_words_in_german(make_parts, clock, monkeypatch,
         assert '<html lang="de">' in _parts_of(message)["html"]
 
 
-@pytest.mark.parametrize("game", ["mall", "nim"])
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_kind_of_mail_is_all_german_for_a_german_reader(make_parts, clock, game):
     """The whole mail, the game's partials and the service's sentences too."""
     parts = make_parts(clock)
@@ -287,7 +290,7 @@ def test_names_are_listed_with_each_languages_and():
         assert together(["Anna"]) == "Anna"
 
 
-@pytest.mark.parametrize("game", ["mall", "nim"])
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_german_text_part_still_reads_at_72_columns(make_parts, clock, game):
     parts = make_parts(clock)
     _game_id, written = _every_kind(parts, clock, game)
