@@ -9,6 +9,7 @@ from email.message import EmailMessage
 import pytest
 from german import english_left, game_english_left, visible_text
 
+from pbem.games import GAMES
 from pbem.service import PlayerSpec
 from pbem.service.notices import Kind
 
@@ -28,7 +29,10 @@ def parts_of(message: EmailMessage) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("game", ["mall", "nim"])
+# the games whose bots include a greedy and a random one (their German names below)
+@pytest.mark.parametrize(
+    "game", [n for n, p in sorted(GAMES.items()) if {"greedy", "random"} <= set(p.bots)]
+)
 def test_mails_about_bots_name_them_in_german(make_parts, clock, game):
     parts = make_parts(clock)
     service = parts.service
