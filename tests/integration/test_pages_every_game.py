@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from pbem.games import GAMES
+from pbem.games import GAMES, bot_name
 from pbem.games.base import Pages
 from pbem.service import PlayerSpec
 
@@ -271,10 +271,15 @@ def test_home_and_new_game_list_every_game_with_its_blurb(web):
     assert get_ok(client, "/my-games")
 
 
-@pytest.mark.parametrize("game", ["mall", "nim"])
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_new_game_form_creates_the_chosen_game(web, game):
     app, parts = web
     client = app.test_client()
+    plugin = GAMES[game]
+    fewest, most = plugin.seats[0], max(p.seats[1] for p in GAMES.values())
+    bot = plugin.bots[0]  # every seat but the first: the game's first bot
+    seats = {f"kind{n}": bot for n in range(2, fewest + 1)}
+    seats |= {f"kind{n}": "nobody" for n in range(fewest + 1, most + 1)}
     page = client.post(
         "/new",
         data={
@@ -283,16 +288,14 @@ def test_the_new_game_form_creates_the_chosen_game(web, game):
             "kind1": "person",
             "name1": "Ann",
             "email1": "ann@example.com",
-            "kind2": "greedy",
-            "kind3": "nobody",
-            "kind4": "nobody",
+            **seats,
             "nim_pile": "9",
             "public": "yes",
         },
         follow_redirects=True,
     )
     assert page.status_code == 200, page.get_data(as_text=True)
-    assert "seat 2, Greedy bot: a bot, no mail" in page.get_data(as_text=True)
+    assert f"seat 2, {bot_name(bot)}: a bot, no mail" in page.get_data(as_text=True)
     (row,) = parts.service.games()
     assert row.game == game
     doc = parts.service.state_at(row.id)
