@@ -43,8 +43,6 @@ def read(service: Service, game_id: str, lines: list[str], commands: Sequence[st
     player wrote), first, then its further lines: the first line, or (a game whose
     mails say `MULTILINE`, and a first line none of `commands`) every line up to
     the first blank one, joined with newlines. No blank line is left."""
-    from .templating import mails_of  # Jinja, loaded only when a move is read
-
     written = [line[:MAX_LINE] for line in lines]
     while written and not written[0]:
         written.pop(0)
@@ -52,7 +50,8 @@ def read(service: Service, game_id: str, lines: list[str], commands: Sequence[st
         return []
     first = written[0].rstrip(".!?,;: ")
     game = GAMES[service.state_at(game_id)["game"]]
-    if first.lower() in commands or not getattr(mails_of(game), "MULTILINE", False):
+    # the game's mails part itself: the templating (Jinja) is loaded only to write
+    if first.lower() in commands or not getattr(game.part("mails"), "MULTILINE", False):
         return [first, *(line for line in written[1:] if line)]
     end = written.index("") if "" in written else len(written)
     move = "\n".join(line.rstrip(".!?,;: ") for line in written[:end])

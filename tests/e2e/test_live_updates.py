@@ -140,8 +140,11 @@ def test_the_dashboard_counts_my_waiting_games_and_updates_itself(site, browser,
         "() => document.title.startsWith('(1) ')", timeout=WITHIN
     )  # the page updated itself
     assert ben.locator(".my-game").first.get_attribute("data-game") == first
+    # the icon becomes the marked one at once, then the badge drawn on it (an image
+    # loaded first): wait for the badge itself, not for the first change
     ben.wait_for_function(
-        "(before) => document.querySelector('link[rel=icon]').getAttribute('href') !== before",
+        "(before) => { const now = document.querySelector('link[rel=icon]').getAttribute('href');"
+        " return now !== before && now.startsWith('data:image/png'); }",
         arg=icon,
     )
     assert ben.locator('link[rel="icon"]').get_attribute("href").startswith("data:image/png")
