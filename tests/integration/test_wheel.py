@@ -25,6 +25,8 @@ import pytest
 import requests
 from aiosmtpd.controller import Controller
 
+from pbem.games import GAMES
+
 ROOT = Path(__file__).resolve().parents[2]
 SHORT_GAME = {
     "supply": ["Y01", "B01", "G01", "R13", "Y02", "B02", "G02", "R01", "Y03", "B03", "G03", "R02"],
@@ -152,7 +154,8 @@ def test_the_wheel_carries_the_data_and_imports_from_the_new_environment(venv, t
         text=True,
         cwd=tmp_path,
     ).stdout.split("\n")
-    assert german[0].split() == ["mails.po", "pages.po", "service.po", "mall.po", "nim.po"]
+    games = [f"{name}.po" for name in GAMES]  # each registered game's own catalog
+    assert german[0].split() == ["mails.po", "pages.po", "service.po", *games]
     assert german[1] not in ("", "New game")
 
 
