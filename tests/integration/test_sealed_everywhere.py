@@ -2,9 +2,9 @@
 examples seal a move, two tables play the same example except that one seat's
 sealed move differs; every other viewer (the other seats, a spectator) must then
 get the same answer from every page, API answer, chain, log file, live poll,
-history step and position text of both, at every seq until the game reveals the
-move — byte for byte, once the games' own ids, links and hashes are set aside. The
-seat that moved sees its own move. After the reveal the two differ for everyone."""
+history step, position text, turn mail and reminder of both, at every seq up to
+the head, byte for byte once the games' own ids, links and hashes are set aside.
+The seat that moved sees its own move (so the walk can see a difference)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ import pytest
 
 from pbem.games import GAMES
 from pbem.service import PlayerSpec
+from pbem.service.notices import Kind
+
+from support import MailWriter
 
 HASHES = re.compile(r"\b[0-9a-f]{32,128}\b")  # head hashes, commitments, salts
 RANDOM_VALUES = re.compile(
@@ -91,6 +94,29 @@ def surfaces(app, parts, game_id, tokens, viewer):
     return seen
 
 
+def mails(parts, clock, game_id, viewer):
+    """The mails `viewer` is written now: its turn mail and a reminder, if the game
+    waits on it (subject and both bodies)."""
+    if viewer is None or viewer not in parts.service.state_at(game_id)["waiting"]:
+        return {}
+    writer = MailWriter(parts, clock, game_id)
+    to = f"{parts.service.state_at(game_id)['players'][viewer - 1]['name'].lower()}@example.com"
+    written = {
+        "turn mail": writer.compose(Kind.YOUR_TURN, viewer, to, {}),
+        "reminder": writer.compose(Kind.REMINDER, viewer, to, {"hours": 24}),
+    }
+    return {
+        name: "\n".join(
+            [
+                str(message["Subject"]),
+                message.get_body(("plain",)).get_content(),
+                message.get_body(("html",)).get_content(),
+            ]
+        )
+        for name, message in written.items()
+    }
+
+
 def same(seen, game_ids, tokens):
     """The answers with what differs between two tables anyway taken out."""
     out = {}
@@ -105,7 +131,7 @@ def same(seen, game_ids, tokens):
 
 
 @pytest.mark.parametrize(("name", "example", "index"), sealing_examples())
-def test_nobody_else_can_tell_a_sealed_move_on_any_surface(web, name, example, index):
+def test_nobody_else_can_tell_a_sealed_move_on_any_surface(web, clock, name, example, index):
     app, parts = web
     rules = GAMES[name].rules
     before = example.moves[:index]
@@ -119,8 +145,11 @@ def test_nobody_else_can_tell_a_sealed_move_on_any_surface(web, name, example, i
     ids = (one[0], two[0])
     secrets = [*one[1].values(), *two[1].values()]
     for viewer in [*(s for s in range(1, len(example.players) + 1) if s != seat), None]:
-        first = same(surfaces(app, parts, *one, viewer), ids, secrets)
-        second = same(surfaces(app, parts, *two, viewer), ids, secrets)
+        told = {**surfaces(app, parts, *one, viewer), **mails(parts, clock, one[0], viewer)}
+        other = {**surfaces(app, parts, *two, viewer), **mails(parts, clock, two[0], viewer)}
+        first, second = same(told, ids, secrets), same(other, ids, secrets)
+        assert set(first) == set(second)
+        assert viewer is None or "turn mail" in first  # the game waits on every power
         differ = [url for url in first if first[url] != second[url]]
         assert not differ, f"viewer {viewer} tells the sealed moves apart on {differ}"
     # the seat that moved sees its own move: the walk could see a difference
