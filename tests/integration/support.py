@@ -245,3 +245,19 @@ class MailWriter:
     def compose(self, kind, seat, to, payload, **how):
         """The mail of `row(kind, seat, to, payload, **how)`."""
         return self.composer.compose(self.row(kind, seat, to, payload, **how))
+
+
+def signed_reply(parts, game_id: str, seat: int, token: str, sender: str, body: str):
+    """A reply to the seat's signed address at the game's head, from `sender`, with
+    `body` as its text: what a player's mail program sends back."""
+    settings = parts.settings
+    seq = parts.service.state_at(game_id)["seq"]
+    mail = EmailMessage()
+    mail["From"] = sender
+    mail["To"] = replyto.reply_address(
+        settings.signing_key(), settings.mail_domain, game_id, seat, seq, token
+    )
+    mail["Subject"] = "Re: your turn"
+    mail["Message-ID"] = f"<reply-{seat}-{seq}-{next(_ids)}@mail.example>"
+    mail.set_content(body)
+    return mail

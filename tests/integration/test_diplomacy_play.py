@@ -22,7 +22,7 @@ from pbem.service import PlayerSpec, Stale
 from pbem.service.sweep import Sweeper
 from pbem.store.tables import Game, Outbox
 
-from support import csrf
+from support import csrf, signed_reply
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 MAIL_IDS = itertools.count(1)
@@ -214,19 +214,7 @@ def test_the_history_page_at_a_resolution_shows_its_orders_and_results(web):
 
 def mail_reply(parts, game_id, token, seat, body: str) -> EmailMessage:
     """A reply to the seat's signed address, from the seat's own address."""
-    from pbem.mail import replyto
-
-    settings = parts.settings
-    seq = parts.service.state_at(game_id)["seq"]
-    mail = EmailMessage()
-    mail["From"] = f"{NAMES[seat - 1].lower()}@example.com"
-    mail["To"] = replyto.reply_address(
-        settings.signing_key(), settings.mail_domain, game_id, seat, seq, token
-    )
-    mail["Subject"] = "Re: your turn"
-    mail["Message-ID"] = f"<dip-{seat}-{seq}-{next(MAIL_IDS)}@mail.example>"
-    mail.set_content(body)
-    return mail
+    return signed_reply(parts, game_id, seat, token, f"{NAMES[seat - 1].lower()}@example.com", body)
 
 
 def answer_lines(parts, game_id) -> list[str]:

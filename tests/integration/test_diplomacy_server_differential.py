@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import os
 import random
-from email.message import EmailMessage
 
 import pytest
 from diplomacy import Game as Package
 
 from pbem.games.diplomacy.replay import replay
-from pbem.mail import replyto
 from pbem.mail.inbound import Inbound
 from pbem.service import PlayerSpec
+
+from support import signed_reply
 
 GAMES = int(os.environ.get("PBEM_DIPLOMACY_SERVER_GAMES", "1"))
 YEARS = 10
@@ -49,18 +49,9 @@ def shown(doc: dict) -> dict:
 
 def by_mail(parts, inbound, game_id: str, seat: int, token: str, orders: list[str]) -> str:
     """A seat's orders as a reply mail to its game: one order a line, then a quote."""
-    settings = parts.settings
-    seq = parts.service.state_at(game_id)["seq"]
-    mail = EmailMessage()
-    mail["From"] = f"{NAMES[seat - 1].lower()}@example.com"
-    mail["To"] = replyto.reply_address(
-        settings.signing_key(), settings.mail_domain, game_id, seat, seq, token
-    )
-    mail["Subject"] = "Re: your orders"
-    mail["Message-ID"] = f"<orders-{game_id}-{seq}-{seat}@mail.example>"
-    lines = orders or ["hold"]
-    mail.set_content("\n".join(lines) + "\n\nOn Monday the judge wrote:\n> Your orders?\n")
-    return inbound.handle(bytes(mail), None).status
+    sender = f"{NAMES[seat - 1].lower()}@example.com"
+    body = "\n".join(orders or ["hold"]) + "\n\nOn Monday the judge wrote:\n> Your orders?\n"
+    return inbound.handle(bytes(signed_reply(parts, game_id, seat, token, sender, body))).status
 
 
 @pytest.mark.parametrize("number", range(GAMES))

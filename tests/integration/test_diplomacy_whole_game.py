@@ -10,16 +10,14 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from email.message import EmailMessage
 
 from sqlmodel import select
 
-from pbem.mail import replyto
 from pbem.mail.inbound import Inbound
 from pbem.service import PlayerSpec
 from pbem.store.tables import Outbox
 
-from support import csrf
+from support import csrf, signed_reply
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 BY_PAGE = {1, 2, 3, 4}  # the others answer their mails
@@ -45,17 +43,9 @@ def by_page(client, game_id: str, orders: list[str], draw: bool, number: int) ->
 
 
 def by_mail(parts, inbound, game_id: str, seat: int, token: str, body: str) -> None:
-    settings = parts.settings
-    seq = parts.service.state_at(game_id, seat=seat)["seq"]
-    mail = EmailMessage()
-    mail["From"] = f"{NAMES[seat - 1].lower()}@example.com"
-    mail["To"] = replyto.reply_address(
-        settings.signing_key(), settings.mail_domain, game_id, seat, seq, token
-    )
-    mail["Subject"] = "Re: your orders"
-    mail["Message-ID"] = f"<whole-{next(IDS)}@mail.example>"
-    mail.set_content(body + "\n\nOn Monday the judge wrote:\n> Your orders, please.\n")
-    handled = inbound.handle(mail.as_bytes())
+    sender = f"{NAMES[seat - 1].lower()}@example.com"
+    quoted = body + "\n\nOn Monday the judge wrote:\n> Your orders, please.\n"
+    handled = inbound.handle(signed_reply(parts, game_id, seat, token, sender, quoted).as_bytes())
     assert handled.status == "accepted", handled
 
 
