@@ -8,7 +8,6 @@ powers' units holding."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from email.message import EmailMessage
 
@@ -25,7 +24,6 @@ from pbem.store.tables import Game, Outbox
 from support import csrf, signed_reply
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
-MAIL_IDS = itertools.count(1)
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 
 

@@ -7,7 +7,6 @@ mailed the end. Nothing is played through the service's own calls."""
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 
@@ -21,7 +20,6 @@ from support import csrf, signed_reply
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 BY_PAGE = {1, 2, 3, 4}  # the others answer their mails
-IDS = itertools.count(1)
 
 
 def by_page(client, game_id: str, orders: list[str], draw: bool, number: int) -> None:
