@@ -15,7 +15,7 @@ from diplomacy import Game as Package
 
 from pbem.games.diplomacy.replay import replay
 from pbem.mail.inbound import Inbound
-from pbem.service import PlayerSpec
+from pbem.service import BadRequest, PlayerSpec
 
 from support import signed_reply
 
@@ -103,6 +103,43 @@ def test_the_server_plays_as_the_package_does_phase_by_phase(web, number):
     assert not any(entry.get("sealed") for entry in exported["actions"])
     replayed = replay(exported["setup"], exported["actions"])
     assert position(replayed) == position(package)
+    # and the server reads its own log back: the game's own resolutions where it put them
+    imported = service.import_log(exported)
+    assert shown(service.state_at(imported.game_id)) == position(package)
+
+
+def test_a_log_with_a_sealed_move_or_a_false_resolution_is_refused(web):
+    _app, parts = web
+    service = parts.service
+    created = service.create_game(
+        [PlayerSpec(n, f"{n.lower()}@example.com") for n in NAMES], None, None, game="diplomacy"
+    )
+    tokens = {s.seat: s.token for s in created.seats}
+    service.submit_action(created.game_id, tokens[3], "A PAR - BUR")
+    seen = service.export_log(created.game_id, seat=1)  # France's orders are sealed from Austria
+    assert seen["actions"] == [{"seat": 3, "sealed": True}]
+    with pytest.raises(BadRequest, match="sealed"):
+        service.import_log(seen)
+    assert "A PAR - BUR" in str(service.export_log(created.game_id, seat=3)["actions"])
+    for seat in range(1, 8):
+        if seat != 3:
+            service.submit_action(created.game_id, tokens[seat], "hold")
+    whole = service.export_log(created.game_id)
+    resolution = next(e for e in whole["actions"] if e["seat"] is None)
+    forged = dict(
+        whole,
+        actions=[
+            {**e, "action": e["action"].replace("A PAR - BUR", "A PAR - PIC")}
+            if e is resolution
+            else e
+            for e in whole["actions"]
+        ],
+    )
+    with pytest.raises(BadRequest, match="not what the game resolves"):
+        service.import_log(forged)
+    early = dict(whole, actions=[e for e in whole["actions"] if e is not resolution])
+    with pytest.raises(BadRequest, match="resolution"):
+        service.import_log(early)
 
 
 def test_the_comparison_sees_a_different_position(web):
