@@ -229,10 +229,8 @@ class Composer:
         return subject, context
 
     def _history(self, row: Row, seat: int | None, now: Moment) -> list[Happened]:
-        """The game's events `seat` may be told of at the moment `now`, each sentence
-        blanking what it may not see now (what an undo hid again, named by a move
-        taken back)."""
-        return now.told(seat)
+        """The game's events `seat` may be told of at the moment `now`."""
+        return now.history(seat)
 
     def _played_since(self, row: Row, now: Moment) -> bool:
         """Whether the turn the row announces was played since (see `moot.played_since`)."""

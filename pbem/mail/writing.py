@@ -339,7 +339,7 @@ def header_text(text: str) -> str:
 def chat_mail(composer: Any, row: Any) -> tuple[str, dict[str, Any]]:
     """The table talk since the row's first line (a chat row starts at the line that
     made it and carries the lines said while it waited), as its reader may read it:
-    names, "you", what is hidden from them blanked, and whom a private line was
+    names, "you", and whom a private line was
     said to (no line that was not theirs to read). Moot when none is left."""
     context: dict[str, Any] = composer._game(row)
     # not the lines the reader's page has shown them already

@@ -17,12 +17,12 @@ from pbem.events import (
     SeatReplaced,
     SpectatorTalk,
     TableTalk,
-    canonical_json,
     commitment,
 )
 from pbem.games import get
 from pbem.store import log
 
+from . import rows, veiled
 from .history import PRIVATE, reads, seat_of
 from .sealed import hidden_from, sealed_moves
 from .unit import Context
@@ -34,13 +34,13 @@ def chain_of(ctx: Context, game_id: str, viewer: int | None) -> dict[str, Any]:
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         rules = get(row.game)
-        hidden = {h for h in rules.secrets(ctx.state(conn, rules, row), viewer) if h}
+        veils = veiled.veils(conn, rules, game_id, (s.seat for s in rows.seats(conn, game_id)))
         stored = log.as_stored(conn, game_id)
         sealed = sealed_moves(conn, rules, game_id, [e for _, e in stored if e is not None])
     playing = row.status == "playing"
     events = []
     for raw, event in stored:
-        whole = event is not None and in_full(event, raw.payload, viewer, hidden, playing)
+        whole = event is not None and in_full(event, viewer, playing) and not veils.hides(event)
         whole = whole and not hidden_from(sealed, raw.seq, viewer)
         told: dict[str, Any] = {"seq": raw.seq}
         fields = (raw.seq, raw.type, raw.payload, raw.actor, raw.created_at)
@@ -61,16 +61,13 @@ def chain_of(ctx: Context, game_id: str, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def in_full(
-    event: Envelope, stored: Any, viewer: int | None, hidden: set[str], playing: bool
-) -> bool:
+def in_full(event: Envelope, viewer: int | None, playing: bool) -> bool:
     """Whether `viewer` may see `event` whole: not the game's creation (it holds the
     players' addresses and link hashes, and the seed or the deal), nor a seat handed
     to a person (the same of them); a seat's private choice for that seat alone; the
     spectators' chat not for a player while the game is on (their pages never show
-    it); a private line of table talk for its sayer and addressees alone; and
-    nothing whose stored payload holds a word hidden from the viewer now (the words
-    the pages blank: a hidden card named in table talk, say)."""
+    it); a private line of table talk for its sayer and addressees alone. (Nor a
+    move an undo veiled, nor a sealed move for another seat: see `chain_of`.)"""
     try:
         typed = event.event
     except EventError:
@@ -83,7 +80,4 @@ def in_full(
         return viewer is not None and seat_of(event) == viewer
     if isinstance(typed, SpectatorTalk) and viewer is not None and playing:
         return False
-    if isinstance(typed, TableTalk) and not reads(typed, viewer):
-        return False
-    text = canonical_json(stored)
-    return not any(word in text for word in hidden)
+    return not (isinstance(typed, TableTalk) and not reads(typed, viewer))

@@ -26,7 +26,7 @@ from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.store import talk
 
-from . import history, options, policy, press, queries, rows
+from . import history, options, policy, press, rows
 from .errors import BadRequest, Forbidden, TooMany
 from .unit import Context, Tx
 
@@ -260,9 +260,9 @@ def table_talk(ctx: Context, game_id: str, viewer: int | None, before: object = 
     """The players' chat as `viewer` (a seat, or None for a spectator) reads it: the
     SHOWN lines before seq `before` (None: the latest) of those they may read (the
     public lines, and the private lines they said or that were said to them),
-    oldest first, each blanking what the viewer may not see."""
+    oldest first, each as it was said: a person's words are never blanked (what
+    a server blanked would tell the reader which words it hides)."""
     ending = checked_before(before)
-    censor = queries.censor(ctx, game_id, viewer)
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         names = {s.seat: s.name for s in rows.seats(conn, game_id)}
@@ -278,7 +278,7 @@ def table_talk(ctx: Context, game_id: str, viewer: int | None, before: object = 
                 seq,
                 line.seat,
                 names.get(line.seat, "?"),
-                censor(line.text),
+                line.text,
                 at,
                 line.to,
                 "" if line.to is None else who.everyone(line.to),
@@ -319,16 +319,15 @@ def exported(
     ctx: Context, game_id: str, viewer: int | None, events: list[Envelope], moves: list[int]
 ) -> list[dict[str, object]]:
     """The players' chat for the log file, the lines the viewer may read: each with
-    its seat, its text (blanked for the viewer as the pages blank it), `after`, how
+    its seat, its text as said, `after`, how
     many of the file's actions came before it, and for a private line `to`, the
     seats it was said to. The spectators' chat is not part of the game's record."""
-    censor = queries.censor(ctx, game_id, viewer)
     lines: list[dict[str, object]] = []
     for e in events:
         line = e.event if e.type == TableTalk.TYPE else None
         if isinstance(line, TableTalk) and history.reads(line, viewer):
             after = sum(1 for seq in moves if seq < e.seq)
-            told = {"after": after, "seat": line.seat, "text": censor(line.text)}
+            told = {"after": after, "seat": line.seat, "text": line.text}
             lines.append(told if line.to is None else {**told, "to": list(line.to)})
     return lines
 

@@ -100,7 +100,6 @@ def seat_summary(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
         seats = rows.seats(conn, game_id)
     names = {s.seat: said_name(s.name) for s in seats}
     told = queries.history_of(ctx, game_id, seat)
-    censor = queries.censor(ctx, game_id, seat)
     playing = row.status == "playing"
     return {
         "game_id": game_id,
@@ -117,7 +116,7 @@ def seat_summary(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
         "waiting": [s.seat for s in seats if s.waiting] if playing else [],
         "yours": playing and any(s.seat == seat and s.waiting for s in seats),
         "deadline": row.deadline_at if playing else None,
-        "last": censor(told[-1].text) if told else "",
+        "last": told[-1].text if told else "",
         "last_seq": told[-1].seq if told else 1,  # the last event the seat may be told of
     }
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from pbem import i18n
@@ -113,17 +112,6 @@ class Moment:
                 )
 
         told: list[Happened] = self._once("history", viewer, make)
-        return told
-
-    def told(self, viewer: int | None) -> list[Happened]:
-        """The history `viewer` may be told of, each sentence blanking the words they
-        may not see now (queries.censor)."""
-
-        def make() -> list[Happened]:
-            censor = queries.censor_in(self.rules, self._state, viewer)
-            return [replace(e, text=censor(e.text)) for e in self.history(viewer)]
-
-        told: list[Happened] = self._once("told", viewer, make)
         return told
 
 

@@ -5,8 +5,6 @@ writes."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import Connection
@@ -17,7 +15,7 @@ from pbem.games.names import said_players
 from pbem.i18n import gettext as _
 from pbem.store import log, states
 
-from . import history, rows
+from . import history, rows, veiled
 from . import options as game_options
 from .errors import Happened, NotFound, SeatLink
 from .rows import Record
@@ -41,7 +39,7 @@ def state_at(
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         rules = get(row.game)
-        seq, state = shown_at(ctx, conn, rules, row, seq, seat)
+        seq, state = shown_at(ctx, conn, rules, row, seq)
         return document(rules, state, seat, game_id, seq, row.head_hash)
 
 
@@ -68,7 +66,7 @@ def describe(ctx: Context, game_id: str, seq: int | None = None, seat: int | Non
     with ctx.reading() as conn:
         row = ctx.row(conn, game_id)
         rules = get(row.game)
-        seq, state = shown_at(ctx, conn, rules, row, seq, seat)
+        seq, state = shown_at(ctx, conn, rules, row, seq)
         return described(rules, row, seq, state, seat)
 
 
@@ -85,12 +83,11 @@ def described(rules: Rules, row: Record, seq: int, state: Any, seat: int | None)
 
 
 def shown_at(
-    ctx: Context, conn: Connection, rules: Rules, row: Record, seq: int | None, seat: int | None
+    ctx: Context, conn: Connection, rules: Rules, row: Record, seq: int | None
 ) -> tuple[int, Any]:
-    """The seq and the rules state a viewer is shown for it. History shows nothing
-    the head hides from the viewer: at a seq inside moves an undo took back, whose
-    position would show something that is hidden again, the position the undo went
-    back to stands in for it."""
+    """The seq and the rules state shown for it. History shows nothing the head
+    hides: at a seq inside moves an undo took back after they had shown something
+    (veiled), the position the undo went back to stands in for it."""
     head = ctx.state(conn, rules, row)
     if seq is None or seq == row.head_seq:
         return row.head_seq, head
@@ -103,72 +100,8 @@ def shown_at(
                 seq=seq,
             )
         )
-    hidden = rules.secrets(head, seat)
-    state = states.state_at(conn, rules, row.id, seq)
-    if not hidden & _strings(rules.view(state, seat)):
-        return seq, state
-    undos = log.undos(conn, row.id)
-    shown = seq
-    while True:  # back through every undo that took the seq back
-        back = [u.payload["back_to"] for u in undos if u.payload["back_to"] < shown < u.seq]
-        if not back:
-            break
-        shown = min(back)
-    if shown != seq:
-        state = states.state_at(conn, rules, row.id, shown)
-        if not hidden & _strings(rules.view(state, seat)):
-            return seq, state
-    return seq, head  # nothing earlier is safe to show: the position now
-
-
-def _strings(value: Any) -> set[str]:
-    """Every text in a JSON document (keys and values): what a viewer would see."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, Mapping):
-        return set(map(str, value)).union(*(_strings(v) for v in value.values()))
-    if isinstance(value, list | tuple):
-        return set().union(*(_strings(v) for v in value))
-    return set()
-
-
-def censor(ctx: Context, game_id: str, seat: int | None) -> Callable[[str], str]:
-    """A function that blanks out of a text every word the viewer may not see now."""
-    with ctx.reading() as conn:
-        row = ctx.row(conn, game_id)
-        rules = get(row.game)
-        state = ctx.state(conn, rules, row)
-    return censor_in(rules, state, seat)
-
-
-def censor_in(rules: Rules, state: Any, seat: int | None) -> Callable[[str], str]:
-    """The censor of the words `seat` may not see in `state` (see `censor`)."""
-    hidden = sorted((h for h in rules.secrets(state, seat) if h), key=len, reverse=True)
-    if not hidden:
-        return lambda text: text
-    # Compiled only for a text that holds a hidden word (few do: most texts tell what
-    # everyone saw), since compiling the pattern of a game's hidden words costs more
-    # than looking for each of them in every text told.
-    compiled: list[re.Pattern[str]] = []
-
-    def blank(text: str) -> str:
-        if not any(h in text for h in hidden):
-            return text  # the pattern matches nothing without one of them
-        if not compiled:
-            compiled.append(_hidden_words(hidden))
-        return compiled[0].sub(lambda _found: _("(hidden)"), text)
-
-    return blank
-
-
-def _hidden_words(hidden: list[str]) -> re.Pattern[str]:
-    """The hidden words as a pattern, longest first, each a word of its own."""
-    either = "|".join(map(re.escape, hidden))
-    # a hidden thing told by its name with its id, "Burger Bar (Y03)", goes whole:
-    # the name alone would say what it is
-    return re.compile(
-        rf"(?:\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)* \((?:{either})\))|(?<![\w-])(?:{either})(?![\w-])"
-    )
+    shown = veiled.veils(conn, rules, row.id, (s.seat for s in rows.seats(conn, row.id)))
+    return seq, states.state_at(conn, rules, row.id, shown.shown_for(seq))
 
 
 def legal(ctx: Context, game_id: str, seat: int | None) -> list[str]:
@@ -258,7 +191,9 @@ def happened(
     told of here (the spectators' chat; every line of talk without `talk`) are not
     even read."""
     out = []
-    who = history.Who.of(rows.seats(conn, game_id) if seats is None else seats, viewer)
+    seats = rows.seats(conn, game_id) if seats is None else seats
+    who = history.Who.of(seats, viewer)
+    veils = veiled.veils(conn, rules, game_id, (s.seat for s in seats))
     unread = TALK if not talk else tuple(kind.TYPE for kind in history.OFF_THE_LOG)
     for step in states.steps(conn, rules, game_id, after=after, upto=upto, but=unread):
         event, before, after_state = step.envelope, step.before, step.after
@@ -266,10 +201,13 @@ def happened(
         if not history.visible(event, viewer):
             continue
         known = None
-        if isinstance(event.event, UndoRequested):  # the move it takes back, in words
+        if isinstance(event.event, UndoRequested) and veils.names(event.event):
             words = taken_back(conn, rules, game_id, event.event, event.seq)
             known = {"move": words[0], "later": words[1]} if words else None
-        text = history.describe(rules, event, before, after_state, told, known)
+        if veils.hides(event):
+            text = veiled.without_words(event, told)
+        else:
+            text = history.describe(rules, event, before, after_state, told, known)
         closes = step.move is not None and (
             rules.round(after_state) > rules.round(before) or rules.over(after_state)
         )  # (no seat to move is not the end: several seats may move at once)

@@ -308,21 +308,15 @@ class Service(MyGames, Table, OpenTables):
         self, game_id: str, seq: int | None = None, seat: int | None = None
     ) -> dict[str, Any]:
         """The state document at `seq` (default: the head) as `seat` may see it.
-        History shows nothing the head hides from the viewer: at a seq inside moves
-        an undo took back, whose position would show something hidden again,
-        the position the undo went back to stands in for it."""
+        History shows nothing the head hides: at a seq inside moves an undo took
+        back after they had shown something, the position the undo went back to
+        stands in for it (see veiled)."""
         return queries.state_at(self._ctx, game_id, seq, seat)
 
     def describe(self, game_id: str, seq: int | None = None, seat: int | None = None) -> str:
         """The position at `seq` (default: the head) as text, as `seat` may see it
         (redacted as `state_at` is)."""
         return queries.describe(self._ctx, game_id, seq, seat)
-
-    def censor(self, game_id: str, seat: int | None) -> Callable[[str], str]:
-        """A function that blanks out of a text (a sentence of the log) every word
-        the viewer may not see now: something an undo hid again, named
-        by the sentence of a move that was taken back."""
-        return queries.censor(self._ctx, game_id, seat)
 
     def legal(self, game_id: str, seat: int | None) -> list[str]:
         """The seat's legal actions now, in canonical notation (none for others)."""

@@ -29,6 +29,7 @@ from . import history, policy, rows
 from .errors import BadRequest, Happened
 from .rows import Record
 from .unit import Context, Tx, is_bot
+from .veiled import shows_hidden
 
 UNDO_WAIT = timedelta(hours=48)  # an undo request not answered by then lapses
 
@@ -94,10 +95,11 @@ def _plan(
     restored = state = states.state_at(conn, rules, row.id, back_to)
     taken, revealed = [], False
     who = history.Who.of(seats, seat)
+    viewers = [None, *(s.seat for s in seats)]
     for move in (m for m in moves if m.seq > back_to):
         after = rules.perform(state, rules.parse(move.payload["action"]))
         # every step counts: a later move (a bot's too) may have revealed something
-        revealed = revealed or _shows_hidden(rules, state, after, seats)
+        revealed = revealed or shows_hidden(rules, state, after, viewers)
         text = history.describe(rules, move, state, after, who)
         seat_of = move.payload["seat"]
         taken.append(Happened(move.seq, move.event, seat_of, text, rules.round(state)))
@@ -138,16 +140,6 @@ def taken_back(
     return rules.narrate(before, action, rules.perform(before, action), request.seat), len(
         later
     ) - 1
-
-
-def _shows_hidden(rules: Rules, before: Any, after: Any, seats: list[Record]) -> bool:
-    """Whether going from `before` to `after` showed anyone something that was
-    hidden from them: what the rules call a reveal, or anything that stopped
-    being secret for some viewer (something drawn, a card, the seed)."""
-    if rules.reveals(before, after):
-        return True
-    viewers = [None, *(s.seat for s in seats)]
-    return any(rules.secrets(before, v) - rules.secrets(after, v) for v in viewers)
 
 
 def answer(ctx: Context, game_id: str, token: str, agree: bool) -> Envelope:

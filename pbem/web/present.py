@@ -64,8 +64,6 @@ def game_page(
         "your_turn": your_turn,
         "undo": undo,
         "setup_chosen": service.setup_chosen(game_id),
-        # log sentences of moves an undo took back may name what is hidden again
-        "censor": service.censor(game_id, seat),
     }
 
 

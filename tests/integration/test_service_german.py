@@ -169,15 +169,15 @@ def test_the_dashboards_latest_line_is_german_for_a_german_reader(service):
     assert english_left(german, allowed=NAMES) == []
 
 
-def test_the_censored_word_is_german_too(service):
-    """A tile an undo put back in the supply is blanked from the log's sentences."""
+def test_a_move_taken_back_after_a_draw_is_told_in_german_too(service):
+    """A move an undo took back after it drew a tile is told without its words."""
     game, tokens = _game(service, SHORT)
     service.submit_action(game, tokens[1], "money L", 1)  # draws a tile
     service.undo(game, tokens[1])
     service.answer_undo(game, tokens[2], True)
-    german, english = _both(lambda: service.censor(game, 2)("you saw Y03 before"))
-    assert english == "you saw (hidden) before"
-    assert german == "you saw (verdeckt) before"
+    german, english = _both(lambda: service.history(game, 2)[1].text)
+    assert english == "Anna played a move that was taken back since"
+    assert german == "Anna hat einen Zug gespielt, der inzwischen zurückgenommen wurde"
 
 
 def _player_refusals(service, clock) -> dict[str, Callable[[], Any]]:

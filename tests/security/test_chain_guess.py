@@ -1,7 +1,8 @@
 """Guessing a hidden thing from the public head hashes: a spectator who polls the
 game (and so sees the head hash after each event, seq by seq) and reads everything
-a spectator is shown tries each candidate of a word blanked in table talk, and of a
-seat's private language, and hashes them as the chain's rule would.
+a spectator is shown tries each candidate of a move an undo took back after it drew
+a tile (told without its words), and of a seat's private language, and hashes them
+as the chain's rule would.
 
 On a version 1 chain (every game made before version 2) the guess is confirmed:
 a known and documented limitation, which cannot be fixed without rewriting the
@@ -14,13 +15,10 @@ from datetime import timedelta
 from typing import Any
 
 from pbem.events import event_hash, timestamp
-from pbem.games.mall.content import load
 from pbem.i18n import LANGUAGES
 
 from support import SHORT, token
 
-CARDS = sorted(load().cards)  # the secret cards there are: anyone knows them
-HIDDEN = "(hidden)"
 # The microseconds before a poll an event may have happened at: a poll a second
 # would need a million, a few seconds of hashing; the test's clock stands still.
 WINDOW = 2000
@@ -47,18 +45,20 @@ class Spectator:
         return hashes[seq - 1][0], hashes[seq][0], hashes[seq][1]
 
 
-def guess_the_word(spectator: Spectator) -> str | None:
-    """The card a seat named at the table, blanked for the spectator: each card put
-    in the blank, hashed with the line's public seq, seat, time and the head before."""
-    for line in spectator.service.table_talk(spectator.game_id, None):
-        if HIDDEN not in line.text:
-            continue
-        before, after, _ = spectator.step(line.seq)
-        for card in CARDS:
-            payload = {"seat": line.seat, "text": line.text.replace(HIDDEN, card), "v": 1}
-            actor = f"seat:{line.seat}"
-            if event_hash(before, line.seq, "TableTalk", payload, actor, line.at) == after:
-                return card
+def guess_the_move(spectator: Spectator, candidates: list[dict[str, Any]]) -> dict | None:
+    """Ann's move that an undo took back, told to the spectator without its words:
+    each of `candidates` (the legal actions of the position before it, which the
+    spectator is shown) at each microsecond of the WINDOW before the poll that saw it."""
+    game_id, service = spectator.game_id, spectator.service
+    (seq,) = [h.seq for h in service.history(game_id, None) if "taken back since" in h.text]
+    assert "payload" not in service.chain(game_id, None)["events"][seq - 1]
+    before, after, polled = spectator.step(seq)
+    for micro in range(WINDOW):
+        at = timestamp(polled - timedelta(microseconds=micro))
+        for action in candidates:
+            payload = {"seat": 1, "action": action, "v": 2}
+            if event_hash(before, seq, "ActionTaken", payload, "seat:1", at) == after:
+                return action
     return None
 
 
@@ -79,20 +79,27 @@ def guess_the_language(spectator: Spectator, seat: int) -> str | None:
     return None
 
 
-def _watched_game(service: Any, clock: Any, **chain: int) -> Spectator:
-    """A public game (seat 1's secret card is O3) that a spectator polls after each
-    event: Ann names her card at the table, Ben chooses German for his mails."""
+def _watched_game(service: Any, clock: Any, **chain: int) -> tuple[Spectator, list[Any]]:
+    """A public game that a spectator polls after each event: Ann takes a tile as
+    money (a tile is drawn into the Dispenser), takes it back with Ben's consent
+    (the drawn tile goes back into the supply), and Ben chooses German for his
+    mails. Also the candidates of Ann's move: her legal actions before it."""
     created = service.create_game(
         [_player("Ann"), _player("Ben")], {"public": True}, SHORT, **chain
     )
-    spectator = Spectator(service, created.game_id, clock)
-    clock.advance(seconds=3, microseconds=417)
-    service.say(created.game_id, token(created, 1), "my secret card is O3, shh")
-    spectator.poll()
-    clock.advance(seconds=5, microseconds=88)
-    service.set_language(created.game_id, token(created, 2), "de")
-    spectator.poll()
-    return spectator
+    game_id = created.game_id
+    spectator = Spectator(service, game_id, clock)
+    candidates = [a["action"] for a in service.turn_options(game_id, 1)]
+    for step in (
+        lambda: service.submit_action(game_id, token(created, 1), "money L"),
+        lambda: service.undo(game_id, token(created, 1)),
+        lambda: service.answer_undo(game_id, token(created, 2), True),
+        lambda: service.set_language(game_id, token(created, 2), "de"),
+    ):
+        clock.advance(seconds=3, microseconds=417)
+        step()
+        spectator.poll()
+    return spectator, candidates
 
 
 def _player(name: str) -> Any:
@@ -102,18 +109,13 @@ def _player(name: str) -> Any:
 
 
 def test_a_version_1_chain_still_confirms_a_guess_as_documented(service, clock):
-    spectator = _watched_game(service, clock, chain=1)
-    assert [line.text for line in service.table_talk(spectator.game_id, None)] == [
-        f"my secret card is {HIDDEN}, shh"
-    ]
-    assert guess_the_word(spectator) == "O3"
+    spectator, candidates = _watched_game(service, clock, chain=1)
+    guessed = guess_the_move(spectator, candidates)
+    assert guessed is not None and guessed["column"] == "L"
     assert guess_the_language(spectator, 2) == "de"
 
 
 def test_a_new_games_chain_confirms_no_guess(service, clock):
-    spectator = _watched_game(service, clock)  # made now: version 2
-    assert [line.text for line in service.table_talk(spectator.game_id, None)] == [
-        f"my secret card is {HIDDEN}, shh"
-    ]
-    assert guess_the_word(spectator) is None
+    spectator, candidates = _watched_game(service, clock)  # made now: version 2
+    assert guess_the_move(spectator, candidates) is None
     assert guess_the_language(spectator, 2) is None

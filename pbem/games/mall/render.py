@@ -142,8 +142,7 @@ def _customer(customer_id: str, want: str, on: str) -> str:
 def tile_words(tile_id: str, content: Content) -> str:
     """A tile as the log names it: "Burger Bar (Y01)", "Entrance (R13)", "the Shuttle
     Stop (GD1)", "Robot Arena", "the Main Entrance". An element's id stays beside its
-    name in brackets, so a reader can find it, and so a tile an undo hid again goes
-    from the sentence whole (the censor of hidden words takes "Name (ID)" together).
+    name in brackets, so a reader can find it.
 
     Said once per catalog and tile: the key is the catalog of the language of the
     moment, so the words are never another language's, nor a replaced catalog's."""
