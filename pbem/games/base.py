@@ -222,13 +222,29 @@ class Example:
     setup (the log file's `setup` part, without the players) and moves from the start,
     each (seat, action in the game's notation), all legal in order; the game's own
     resolutions are not listed (the server takes them itself). `ends`: whether the
-    moves end the game. `about`: what the example shows, for a test's name."""
+    moves end the game. `about`: what the example shows, for a test's name. `twin`:
+    for a game with hidden information, the same game as most viewers see it, made
+    from what they may not see told otherwise (see Twin)."""
 
     about: str
     players: tuple[str, ...]
     setup: Mapping[str, Any]
     moves: tuple[tuple[int, str], ...]
     ends: bool = False
+    twin: Twin | None = None
+
+
+@dataclass(frozen=True)
+class Twin:
+    """Another setup of an example, the same moves played from it, that differs
+    only in what a viewer outside `knows` (seats) may not see: for the mall, the
+    supply's order past the tiles drawn and a seat's secret card. Every surface the
+    server has must answer every other viewer (each other seat, a spectator) the
+    same for both, at every seq; the seats of `knows` see the difference. (A game's
+    sealed moves need no twin: a test varies them itself, see Game.sealed.)"""
+
+    setup: Mapping[str, Any]
+    knows: frozenset[int]
 
 
 # -- what a game gives the mails ----------------------------------------------------

@@ -217,13 +217,17 @@ class MailWriter:
         self.parts, self.clock, self.game_id = parts, clock, game_id
         self.composer = Composer(parts.service, parts.settings)
 
-    def row(self, kind, seat, to, payload, *, seq=None, game=True, language=None):
-        """The claimed row of a notice, written in `language` (None: as queued)."""
+    def row(self, kind, seat, to, payload, *, seq=None, game=True, language=None, again=False):
+        """The claimed row of a notice, written in `language` (None: as queued). A
+        row of no game (a digest, say) is always a new one: its address tells it
+        from another's, as the service's own rows of no game are told apart.
+        `again`: a row claimed before is claimed anew (to write its mail again at a
+        later moment)."""
         seq = self.parts.service.state_at(self.game_id)["seq"] if seq is None and game else seq
         game_id = self.game_id if game else None
         mail = rows.new_mail(game_id, seq, kind, seat, to, payload, timestamp(self.clock()))
         with self.parts.database.writing() as conn:
-            if rows.mail_exists(conn, mail):  # the service wrote it already
+            if game and rows.mail_exists(conn, mail):  # the service wrote it already
                 row_id = conn.execute(
                     core_select(rows.OUTBOX.c.id).where(
                         rows.OUTBOX.c.game_id == game_id,
@@ -237,6 +241,10 @@ class MailWriter:
             if language is not None:
                 conn.execute(
                     update(rows.OUTBOX).where(rows.OUTBOX.c.id == row_id).values(language=language)
+                )
+            if again:
+                conn.execute(
+                    update(rows.OUTBOX).where(rows.OUTBOX.c.id == row_id).values(status="pending")
                 )
         row = claim_alone(self.parts.outbox, row_id, self.composer.message_id)
         assert row is not None

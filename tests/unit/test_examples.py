@@ -50,3 +50,31 @@ def test_a_wrong_move_in_an_example_would_be_caught(name):
     broken = type(example)(example.about, example.players, example.setup, ((1, "no such move"),))
     with pytest.raises(IllegalAction):
         replayed(plugin, broken)
+
+
+TWINS = [
+    pytest.param(name, example, id=f"{name}-{example.about}")
+    for name in GAMES
+    for example in GAMES[name].examples()
+    if example.twin is not None
+]
+
+
+@pytest.mark.parametrize(("name", "example"), TWINS)
+def test_a_twin_is_the_same_game_to_everyone_outside_the_seats_that_know(name, example):
+    """An example's twin plays the same moves legally, and every position's view is
+    the same for every viewer but the seats of `knows`, who see a difference (else
+    the twin would hide nothing); the game is not over (the end shows all)."""
+    plugin = GAMES[name]
+    rules = plugin.rules
+    twin = type(example)(example.about, example.players, example.twin.setup, example.moves)
+    pairs = list(zip(replayed(plugin, example), replayed(plugin, twin), strict=True))
+    assert not rules.over(pairs[-1][0])
+    knows = example.twin.knows
+    viewers = [None, *range(1, len(example.players) + 1)]
+    for one, two in pairs:
+        for viewer in (v for v in viewers if v not in knows):
+            assert rules.view(one, viewer) == rules.view(two, viewer), viewer
+            assert rules.describe(one, viewer) == rules.describe(two, viewer), viewer
+    for seat in knows:
+        assert rules.view(pairs[-1][0], seat) != rules.view(pairs[-1][1], seat)
