@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games import GAMES, IllegalAction
+from pbem.service.queries import turn_options_in
 
 
 def replayed(plugin, example):
@@ -78,3 +79,25 @@ def test_a_twin_is_the_same_game_to_everyone_outside_the_seats_that_know(name, e
             assert rules.describe(one, viewer) == rules.describe(two, viewer), viewer
     for seat in knows:
         assert rules.view(pairs[-1][0], seat) != rules.view(pairs[-1][1], seat)
+
+
+@pytest.mark.parametrize(("name", "example"), TWINS)
+def test_a_preview_never_tells_the_mover_what_the_twins_hide(name, example):
+    """Every seat outside `knows` that may act, at every position, is offered the
+    same moves with the same previews at both twins: a preview is the narration of
+    the move performed, and performing it may draw what the mover may not know yet
+    (at the last position, the next draw differs between the twins)."""
+    plugin = GAMES[name]
+    rules = plugin.rules
+    twin = type(example)(example.about, example.players, example.twin.setup, example.moves)
+    pairs = list(zip(replayed(plugin, example), replayed(plugin, twin), strict=True))
+    offered = 0
+    for one, two in pairs:
+        for seat in (s for s in rules.active(one) if s not in example.twin.knows):
+            assert turn_options_in(rules, one, seat) == turn_options_in(rules, two, seat)
+            offered += 1
+    last = pairs[-1]
+    assert set(rules.active(last[0])) - example.twin.knows  # the last mover may not know
+    drawn = [rules.perform(s, rules.legal_actions(s, min(rules.active(s)))[0]) for s in last]
+    assert any(rules.view(drawn[0], v) != rules.view(drawn[1], v) for v in (None, 1))
+    assert offered

@@ -1,7 +1,7 @@
 """The mall's examples: games to show and test it with (see `Plugin.examples`),
 played by its greedy bot from fixed seeds, and a dealt game with its twin: the same
-deal but for the supply's order past the tiles drawn and Ben's secret card, which
-no one else may tell apart."""
+deal but for the supply's order past the tiles drawn and one seat's secret card,
+which no one else may tell apart."""
 
 from __future__ import annotations
 
@@ -37,8 +37,10 @@ def _deal() -> dict[str, Any]:
 
 
 def _with_twin(example: Example) -> Example:
-    """`example` with its twin: the supply past the tiles its moves drew reversed,
-    and seat 2's card swapped for one no seat holds."""
+    """`example` with its twin: the supply past the tiles its moves drew reversed
+    (the next draw differs), and the card of a seat not to move swapped for one no
+    seat holds (so the seat to move, who may not tell the twins apart, is offered
+    its moves with previews at both)."""
     state = GAME.setup(list(example.players), dict(example.setup))
     for seat, text in example.moves:
         state = GAME.perform(state, GAME.check(state, GAME.parse(text), seat))
@@ -46,9 +48,10 @@ def _with_twin(example: Example) -> Example:
     supply: list[str] = list(example.setup["supply"])
     seen = len(supply) - len(state.supply)  # the Dispenser's and the tiles drawn
     secrets = dict(example.setup["secrets"])
-    secrets["2"] = next(c for c in sorted(load().cards) if c not in secrets.values())
+    knows = next(s for s in range(len(example.players), 0, -1) if s != state.turn)
+    secrets[str(knows)] = next(c for c in sorted(load().cards) if c not in secrets.values())
     twin = {**example.setup, "supply": [*supply[:seen], *reversed(supply[seen:])]}
-    return replace(example, twin=Twin({**twin, "secrets": secrets}, frozenset({2})))
+    return replace(example, twin=Twin({**twin, "secrets": secrets}, frozenset({knows})))
 
 
 EXAMPLES = (
