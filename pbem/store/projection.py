@@ -60,6 +60,11 @@ _INSERT_SEAT = insert(SEATS)
 _SEAT = (SEATS.c.game_id == bindparam("g")) & (SEATS.c.seat == bindparam("s"))
 _COUNT_TIMEOUT = update(SEATS).where(_SEAT).values(timeouts=SEATS.c.timeouts + 1)
 _VACATION = Statement(select(SEATS.c.vacation_from, SEATS.c.vacation_until).where(_SEAT))
+_AWAY = Statement(
+    select(SEATS.c.seat, SEATS.c.vacation_from, SEATS.c.vacation_until).where(
+        SEATS.c.game_id == bindparam("g"), SEATS.c.vacation_until.is_not(None)
+    )
+)
 _WAITED = Statement(select(SEATS.c.seat).where(SEATS.c.game_id == bindparam("g"), SEATS.c.waiting))
 
 
@@ -223,29 +228,43 @@ def _deadline(
     waiting: bool,
 ) -> str | None:
     """When the seat to move runs out of time: `hours_per_turn` after its turn
-    started, plus however long its vacation stops the clock. None when there is no
-    deadline, or one too far off to be written as a date (a game stored before its
-    options had bounds): a move must never fail on its clock."""
+    started, plus however long its vacation stops the clock. In a phase of several
+    seats at once (no `turn`) the phase has one clock for all of them, and any
+    seat's vacation during it stops that clock: the deadline moves on by the
+    longest stop, for everyone, and does not move back when the seat away orders
+    early. None when there is no deadline, or one too far off to be written as a
+    date (a game stored before its options had bounds): a move must never fail on
+    its clock."""
     hours = before.options.get("hours_per_turn")
     if not waiting or hours is None or started is None:
         return None
     start = _moment(started)
     try:
         deadline = start + timedelta(hours=hours)
-        if turn is None:  # a phase of several seats: one deadline for all of them
-            return timestamp(deadline)
-        if before.vacations is not None and turn in before.vacations:
-            away = before.vacations[turn]
+        if turn is None:
+            aways = list(_vacations(conn, game_id, before).values())
+        elif before.vacations is not None and turn in before.vacations:
+            aways = [before.vacations[turn]]
         else:
             row = _VACATION.first(conn, {"g": game_id, "s": turn})
-            away = (None, None) if row is None else (row.vacation_from, row.vacation_until)
-        if away[1] is not None:
-            paused, resumed = _moment(away[0]), _moment(away[1])  # type: ignore[arg-type]
+            aways = [] if row is None else [(row.vacation_from, row.vacation_until)]
+        stops = [timedelta()]
+        for paused_at, resumed_at in aways:
+            if paused_at is None or resumed_at is None:
+                continue
+            paused, resumed = _moment(paused_at), _moment(resumed_at)
             if paused < deadline and resumed > start:
-                deadline += resumed - max(paused, start)
-        return timestamp(deadline)
+                stops.append(resumed - max(paused, start))
+        return timestamp(deadline + max(stops))
     except (OverflowError, TypeError, ValueError):
         return None
+
+
+def _vacations(conn: Connection, game_id: str, before: Before) -> Vacations:
+    """Every seat's vacation (the caller's reading, else the seats' rows)."""
+    if before.vacations is not None:
+        return before.vacations
+    return {r.seat: (r.vacation_from, r.vacation_until) for r in _AWAY.rows(conn, {"g": game_id})}
 
 
 def _moment(text: str) -> datetime:
