@@ -31,7 +31,7 @@ def grammar(service: Service, game_id: str) -> list[str]:
     """How to write a move in the game, and the commands."""
     from .templating import mails_of  # Jinja, loaded only when a grammar is written
 
-    game = GAMES[service.state_at(game_id)["game"]]
+    game = GAMES[service.game_of(game_id)]
     mails = mails_of(game)
     helps = [_(line) for line in mails.HELP]  # the game's catalog has them
     said = MOVE_LINES if getattr(mails, "MULTILINE", False) else MOVE_LINE
@@ -49,7 +49,7 @@ def read(service: Service, game_id: str, lines: list[str], commands: Sequence[st
     if not written:
         return []
     first = written[0].rstrip(".!?,;: ")
-    game = GAMES[service.state_at(game_id)["game"]]
+    game = GAMES[service.game_of(game_id)]
     # the game's mails part itself: the templating (Jinja) is loaded only to write
     if first.lower() in commands or not getattr(game.part("mails"), "MULTILINE", False):
         return [first, *(line for line in written[1:] if line)]

@@ -116,7 +116,7 @@ def _command(service: Service, game_id: str, line: str) -> bool:
     if word in COMMANDS:
         return True
     try:
-        get(service.state_at(game_id)["game"]).parse(word)
+        get(service.game_of(game_id)).parse(word)
     except NotationError:
         return False
     return True

@@ -267,6 +267,13 @@ def games(ctx: Context) -> list[Record]:
         return rows.games(conn)
 
 
+def game_of(ctx: Context, game_id: str) -> str:
+    """The game a table plays ("mall", "diplomacy"), from its row alone."""
+    with ctx.reading() as conn:
+        kind: str = ctx.row(conn, game_id).game
+    return kind
+
+
 def game_name(ctx: Context, game_id: str) -> str | None:
     """The name the game's creator gave it; None: it is called by its players."""
     with ctx.reading() as conn:

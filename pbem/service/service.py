@@ -359,6 +359,11 @@ class Service(MyGames, Table, OpenTables):
         """Every game's row (id, game, status, turn, round, head_seq, ...)."""
         return queries.games(self._ctx)
 
+    def game_of(self, game_id: str) -> str:
+        """The game a table plays ("mall", "diplomacy"): NotFound for no such table.
+        Reads the table's row alone (no state, no view)."""
+        return queries.game_of(self._ctx, game_id)
+
     def game_name(self, game_id: str) -> str | None:
         """The name the game's creator gave it; None: it is called by its players."""
         return queries.game_name(self._ctx, game_id)
