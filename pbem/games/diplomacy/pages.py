@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.i18n import gettext as _
 
-from .drawing import MAP_CLASS, MAP_STYLE, map_svg
+from .drawing import MAP_CLASS, MAP_STYLE, PROVINCE_IDS, map_svg
 from .pages_words import (
     last_phase,
     outcome,
@@ -88,7 +88,7 @@ def board(
             label=_("The orders of %(phase)s", phase=last["phase_name"]),
         )
     return {
-        "map": map_svg(doc, seat, label=label),
+        "map": map_svg(doc, seat, label=label, hooks=True),
         "map_label": label,
         "by_seat": by_seat,
         "you": by_seat.get(seat) if seat is not None else None,
@@ -143,10 +143,6 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, An
     }
 
 
-# The map's province ids that differ from the provinces' short names.
-_PROVINCE_IDS = {"NAO": "nat", "NWG": "nrg", "MAO": "mid", "LYO": "gol", "TYS": "tyn"}
-
-
 def outlined(before: Mapping[str, Any], after: Mapping[str, Any], seat: int | None) -> list[str]:
     """The provinces (on the map of the page) where another power's unit stands
     now that did not before: what moved while the viewer was away."""
@@ -156,7 +152,7 @@ def outlined(before: Mapping[str, Any], after: Mapping[str, Any], seat: int | No
     for unit, power in _located(after).items():
         if unit not in was and power != mine:
             province = unit.split()[-1][:3]
-            found.add(_PROVINCE_IDS.get(province, province.lower()))
+            found.add(PROVINCE_IDS.get(province, province.lower()))
     return [f"#map-_{province}" for province in sorted(found)]
 
 
