@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.i18n import gettext as _
 
+from .clicking import script_data
 from .drawing import MAP_CLASS, MAP_STYLE, PROVINCE_IDS, map_svg
 from .pages_words import (
     last_phase,
@@ -29,7 +30,7 @@ partials = {
     "setup": "setup.html",
     "rules": "rules.html",
 }
-script: str | None = None  # the plain form is the whole turn
+script: str | None = "orders.js"  # orders by clicking the map; the form does it all too
 stylesheet: str | None = "diplomacy.css"
 inline_styles: Sequence[str] = (MAP_STYLE,)
 state_schema: Mapping[str, Any] = STATE_SCHEMA
@@ -112,15 +113,17 @@ def turn(doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]
     for group in groups[:2]:  # an order of the seat's own, for the empty box
         texts = [str(o["text"]) for o in group["options"]]
         examples.append(next((t for t in texts if " - " in t), texts[0] if texts else ""))
+    kind = doc["phase"][-1:]
+    adjust = doc["adjustments"].get(power, 0) if power else 0
     return {
         "groups": groups,
         "example": "\n".join(e for e in examples if e) or "hold",
-        "script": None,
+        "script": script_data(groups, kind, adjust),
         "orders": "\n".join(doc.get("my_orders") or []),
         "given": doc.get("my_orders") is not None,
         "draw": bool(doc.get("my_draw")),
-        "adjust": doc["adjustments"].get(power, 0) if power else 0,
-        "kind": doc["phase"][-1:],
+        "adjust": adjust,
+        "kind": kind,
     }
 
 
