@@ -75,9 +75,7 @@ def everyone_else_holds(service, game_id, tokens, but):
             service.submit_action(game_id, token, "hold", service.state_at(game_id)["seq"])
 
 
-def test_france_writes_a_move_a_support_and_a_hold_by_clicking_and_sends_them(
-    site, browser, shoot
-):
+def test_france_writes_a_move_a_support_and_a_hold_by_clicking_and_sends_them(site, browser, shoot):
     service = site.parts.service
     game_id, tokens = seven(service)
     page = seat_page(site, browser, game_id, tokens[FRANCE])
