@@ -133,6 +133,10 @@ def test_a_click_on_another_powers_unit_starts_nothing(site, browser):
     kind(page, "Support")
     click(page, "MUN")  # nor as the unit that supports
     assert chosen(page) == [] and orders(page) == ["A PAR - GAS"]
+    click(page, "MAR")
+    assert chosen(page) == ["MAR"]
+    page.keyboard.press("Escape")  # lets go of the unit chosen
+    assert chosen(page) == [] and said(page) == "Nothing chosen."
     assert page.errors == []
 
 
@@ -185,9 +189,13 @@ def test_coasts_convoys_retreats_and_builds_by_clicking(site, browser, shoot):
 
     france.reload()
     assert france.locator(".dip-mode").all_inner_texts() == ["Retreat", "Disband"]
+    kind(france, "Disband")
+    click(france, "BUR")  # one click disbands
+    assert orders(france) == ["A BUR D"]
+    kind(france, "Retreat")
     click(france, "BUR")
     click(france, "RUH")  # whence the attack came: no retreat there
-    assert orders(france) == []
+    assert orders(france) == ["A BUR D"]
     click(france, "PIC")
     assert orders(france) == ["A BUR R PIC"]
     send(france)

@@ -210,6 +210,7 @@
   });
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape" || (unit === null && coasts.hidden)) return;
+    if (document.querySelector("dialog[open]")) return; // the dialog's own Escape
     closeOffer();
     unit = other = null;
     show();
