@@ -89,6 +89,40 @@ def test_the_map_keeps_to_the_pages_style_policy(spring):
     assert map_svg(doc_of(GAME.setup(NAMES, {}), 1), 1, last=True) is None  # nothing yet
 
 
+def test_the_page_map_says_each_province_to_click_and_the_mail_picture_not(spring):
+    svg = PAGES.board(doc_of(spring, 3), 3)["map"]
+    shapes = re.findall(r'<path\b[^>]*\bid="map-_(\w+)" data-province="(\w+)"', svg)
+    assert len(shapes) == 76  # every province (Switzerland too), once
+    assert ("nat", "NAO") in shapes and ("par", "PAR") in shapes and ("mid", "MAO") in shapes
+    assert all(
+        province.lower() == map_id
+        for map_id, province in shapes
+        if map_id not in {"nat", "nrg", "mid", "gol", "tyn"}
+    )
+    assert re.search(r'<use id="map-unit_STP/SC" data-province="STP"', svg)
+    assert re.search(r'<text\b[^>]*data-province="LYO">LYO</text>', svg)
+    assert "<script" not in svg and not re.search(r"\son[a-z]+=", svg)
+    last = PAGES.board(doc_of(spring, 3), 3)["last"]["map"]
+    for drawing in (last, MAILS.picture(doc_of(spring, None))):
+        assert drawing is not None and "data-province" not in drawing
+
+
+def test_the_turn_script_knows_the_seats_own_possible_orders_only(spring):
+    doc = doc_of(spring, 3)
+    options = [
+        {"text": GAME.format(a), "action": GAME.to_json(a), "preview": ""}
+        for a in GAME.legal_actions(spring, 3)
+    ]
+    data = PAGES.turn(doc, 3, options)["script"]
+    assert PAGES.script == "orders.js"
+    assert data["possible"] == doc["possible"] and data["kind"] == "M"
+    assert sorted(data["possible"]) == ["MAO", "MAR", "PAR"]  # France's units (PAR bounced)
+    assert "F MAO - SPA/NC" in data["possible"]["MAO"]
+    with i18n.speaking("de"):
+        words = PAGES.turn(doc, 3, options)["script"]["words"]
+    assert words["written"] == "In deine Befehle geschrieben: %(order)s"
+
+
 def test_the_last_phase_is_told_with_every_order_and_result(spring):
     board = PAGES.board(doc_of(spring, 2), 2)
     last = board["last"]

@@ -1,7 +1,8 @@
 """Diplomacy as a game plugin: its rules (`rules.py`) over the `diplomacy` package's
 adjudication, the map drawn by the package's renderer (`svg.py`, and `drawing.py`
 from a state document for pages and mails), a log replayed through the package
-itself (`replay.py`), and beside them how its pages and mails show it."""
+itself (`replay.py`), and beside them how its pages and mails show it (with a
+page script, `static/orders.js`, writing orders from clicks on the map)."""
 
 from __future__ import annotations
 

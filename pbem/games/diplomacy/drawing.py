@@ -4,7 +4,8 @@ the viewer's own orders, or the board the last resolution started from with ever
 order of that phase (public once resolved). Page-ready: the package's style replaced
 by MAP_STYLE (every rule scoped to the drawing's class), ids prefixed (two maps may
 share a page), no style attribute, a title for screen readers, sized by its
-viewBox."""
+viewBox; on the page's map to order on, each province's shape, unit and label says
+its province (`data-province`) for the page script to click."""
 
 from __future__ import annotations
 
@@ -74,6 +75,12 @@ _STYLE = re.compile(r"<style\b[^>]*>.*?</style\s*>", re.S)
 _ID = re.compile(r'\bid="([^"]+)"')
 _HREF = re.compile(r'href="#([^"]+)"')
 _URL = re.compile(r"url\(#([^)]+)\)")
+# The map's ids of the provinces whose ids are not their short names.
+PROVINCE_IDS = {"NAO": "nat", "NWG": "nrg", "MAO": "mid", "LYO": "gol", "TYS": "tyn"}
+_ID_PROVINCES = {map_id: province for province, map_id in PROVINCE_IDS.items()}
+_PROVINCE_SHAPE = re.compile(r'\bid="_([a-z]{3})"')
+_UNIT = re.compile(r'\bid="((?:dislodged_)?unit_([A-Z]{3})[^"]*)"')
+_LABEL = re.compile(r"<text\b([^>]*)>([A-Z]{3})</text>")
 
 
 @functools.cache
@@ -127,15 +134,31 @@ def map_svg(
     prefix: str = "map",
     label: str = "",
     width: float | None = None,
+    hooks: bool = False,
 ) -> str | None:
     """The map as one SVG element for a page (`width` None: as wide as its frame)
-    or a mail picture (`width` CSS pixels); None with `last` before any resolution."""
+    or a mail picture (`width` CSS pixels); None with `last` before any resolution.
+    With `hooks`, each province's shape, unit and label carries `data-province`."""
     board, orders = drawn_orders(doc, seat, last)
     if board is None:
         return None
     keys = ("phase", "units", "dislodged", "centres", "influence")
     shown = json.dumps([{k: board.get(k) for k in keys}, orders], sort_keys=True)
-    return _page_ready(_drawn(str(doc["map"]), shown), prefix, label, width)
+    drawn = _drawn(str(doc["map"]), shown)
+    return _page_ready(hooked(drawn) if hooks else drawn, prefix, label, width)
+
+
+def hooked(svg: str) -> str:
+    """The drawing with each province's shape, unit (dislodged too) and label
+    saying its province's short name in `data-province` (attributes only: still no
+    script or handler)."""
+
+    def shape(m: re.Match[str]) -> str:
+        return f'{m[0]} data-province="{_ID_PROVINCES.get(m[1], m[1].upper())}"'
+
+    svg = _PROVINCE_SHAPE.sub(shape, svg)
+    svg = _UNIT.sub(lambda m: f'{m[0]} data-province="{m[2]}"', svg)
+    return _LABEL.sub(lambda m: f'<text{m[1]} data-province="{m[2]}">{m[2]}</text>', svg)
 
 
 @functools.lru_cache(maxsize=32)

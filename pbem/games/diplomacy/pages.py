@@ -11,7 +11,8 @@ from typing import Any
 
 from pbem.i18n import gettext as _
 
-from .drawing import MAP_CLASS, MAP_STYLE, map_svg
+from .clicking import script_data
+from .drawing import MAP_CLASS, MAP_STYLE, PROVINCE_IDS, map_svg
 from .pages_words import (
     last_phase,
     outcome,
@@ -29,7 +30,7 @@ partials = {
     "setup": "setup.html",
     "rules": "rules.html",
 }
-script: str | None = None  # the plain form is the whole turn
+script: str | None = "orders.js"  # orders by clicking the map; the form does it all too
 stylesheet: str | None = "diplomacy.css"
 inline_styles: Sequence[str] = (MAP_STYLE,)
 state_schema: Mapping[str, Any] = STATE_SCHEMA
@@ -88,7 +89,7 @@ def board(
             label=_("The orders of %(phase)s", phase=last["phase_name"]),
         )
     return {
-        "map": map_svg(doc, seat, label=label),
+        "map": map_svg(doc, seat, label=label, hooks=True),
         "map_label": label,
         "by_seat": by_seat,
         "you": by_seat.get(seat) if seat is not None else None,
@@ -112,15 +113,17 @@ def turn(doc: Mapping[str, Any], seat: int, options: Sequence[Mapping[str, Any]]
     for group in groups[:2]:  # an order of the seat's own, for the empty box
         texts = [str(o["text"]) for o in group["options"]]
         examples.append(next((t for t in texts if " - " in t), texts[0] if texts else ""))
+    kind = doc["phase"][-1:]
+    adjust = doc["adjustments"].get(power, 0) if power else 0
     return {
         "groups": groups,
         "example": "\n".join(e for e in examples if e) or "hold",
-        "script": None,
+        "script": script_data(groups, kind, adjust),
         "orders": "\n".join(doc.get("my_orders") or []),
         "given": doc.get("my_orders") is not None,
         "draw": bool(doc.get("my_draw")),
-        "adjust": doc["adjustments"].get(power, 0) if power else 0,
-        "kind": doc["phase"][-1:],
+        "adjust": adjust,
+        "kind": kind,
     }
 
 
@@ -143,10 +146,6 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, An
     }
 
 
-# The map's province ids that differ from the provinces' short names.
-_PROVINCE_IDS = {"NAO": "nat", "NWG": "nrg", "MAO": "mid", "LYO": "gol", "TYS": "tyn"}
-
-
 def outlined(before: Mapping[str, Any], after: Mapping[str, Any], seat: int | None) -> list[str]:
     """The provinces (on the map of the page) where another power's unit stands
     now that did not before: what moved while the viewer was away."""
@@ -156,7 +155,7 @@ def outlined(before: Mapping[str, Any], after: Mapping[str, Any], seat: int | No
     for unit, power in _located(after).items():
         if unit not in was and power != mine:
             province = unit.split()[-1][:3]
-            found.add(_PROVINCE_IDS.get(province, province.lower()))
+            found.add(PROVINCE_IDS.get(province, province.lower()))
     return [f"#map-_{province}" for province in sorted(found)]
 
 
