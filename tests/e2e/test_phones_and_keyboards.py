@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from test_browser import SUPPLY, links_by_address
 
+from pbem.games import GAMES
 from pbem.games.mall.svg_common import EMPTY, contrast_ratio
 from pbem.service import rows
 from pbem.service.joining import join_token
@@ -19,8 +20,8 @@ DESKTOP = {"width": 1280, "height": 900}
 
 class Tour:
     """The games every page is shown with: a two-player mall game with Ann to move, a
-    finished four-player mall game of bots, and a nim game with Cy to move against a
-    bot."""
+    finished four-player mall game of bots, a nim game with Cy to move against a
+    bot, and every registered game's example under way."""
 
     def __init__(self, site) -> None:
         self.mall = site.ann_and_ben(
@@ -67,6 +68,9 @@ class Tour:
             payload = conn.execute(rows.OUTBOX.select().where(kind)).one().payload
         self.join = join_token(site.parts.settings.signing_key(), payload["nonce"])
         self.site = site
+        # every registered game under way, from its examples: a seat's page on its
+        # turn (the browser holds the seat), the watch and history pages
+        self.examples = {name: example_under_way(service, site.url, name) for name in GAMES}
 
     def pages(self) -> dict[str, str]:
         """Every page a visitor meets, by a short name (the seat's own page is opened
@@ -79,8 +83,6 @@ class Tour:
             "my-games-finished": f"{url}/my-games?show=finished&game=nim",
             "profile": f"{url}/players/{self.profile}",
             "rules": f"{url}/rules",
-            "rules-mall": f"{url}/rules/mall",
-            "rules-nim": f"{url}/rules/nim",
             "seat-turn": f"{url}/g/{self.mall}",
             "seat": f"{url}/g/{self.mall}",  # with a tile and a cell chosen
             "seat-keys": f"{url}/g/{self.mall}",  # with the list of keys open
@@ -105,6 +107,12 @@ class Tour:
             # the switch, then the seat's page and the history in German
             "seat-de": f"{url}/language/de?next=/g/{self.mall}",
             "history-de": f"{url}/g/{self.mall}/history",
+            **{f"rules-{name}": f"{url}/rules/{name}" for name in GAMES},
+            **{
+                f"{name}-{page}": f"{url}/g/{game_id}{path}"
+                for name, (game_id, _link) in self.examples.items()
+                for page, path in (("seat", ""), ("watch", "/watch"), ("history", "/history"))
+            },
         }
 
     def enter(self, browser, viewport: dict, **options):
@@ -116,12 +124,30 @@ class Tour:
         page.errors = errors
         page.goto(self.links["cy@example.com"])
         page.goto(self.won)
+        for _game_id, link in self.examples.values():
+            page.goto(link)
         page.goto(self.links["ann@example.com"])
         assert page.locator(".mall-card.yours").count() == 1, (
             f"Ann's link did not open her seat: {self.links}\n{page.url}\n"
             f"{page.locator('body').inner_text()[:800]}"
         )
         return page
+
+
+SEATS = tuple(f"{name}-seat" for name in GAMES)  # each game's example, a seat on its turn
+
+
+def example_under_way(service, url: str, name: str) -> tuple[str, str]:
+    """A public game of `name` played as its first example under way says, and the
+    link of a seat it waits on (its people have addresses of their own)."""
+    example = next(e for e in GAMES[name].examples() if not e.ends)
+    people = [PlayerSpec(n, f"{n.lower()}.{name}@example.com") for n in example.players]
+    created = service.create_game(people, {"public": True}, dict(example.setup), game=name)
+    tokens = {s.seat: s.token for s in created.seats}
+    for seat, text in example.moves:
+        service.submit_action(created.game_id, tokens[seat], text)
+    seat = min(service.state_at(created.game_id)["waiting"])
+    return created.game_id, f"{url}/g/{created.game_id}/{tokens[seat]}"
 
 
 def visit(page, name: str, url: str) -> None:
@@ -134,7 +160,7 @@ def visit(page, name: str, url: str) -> None:
         page.wait_for_url("**/new/created/**")
     if name == "seat-de":
         assert page.locator("html").get_attribute("lang") == "de"
-    if name in ("seat-turn", "seat", "seat-keys", "nim", "seat-de"):
+    if name in ("seat-turn", "seat", "seat-keys", "nim", "seat-de", *SEATS):
         assert page.locator("#turn").count() == 1, (
             f"{name}: not the player's turn: {page.url}\n{page.locator('body').inner_text()[:600]}"
         )
