@@ -268,7 +268,7 @@ def games(ctx: Context) -> list[Record]:
 
 
 def game_of(ctx: Context, game_id: str) -> str:
-    """The game a table plays ("mall", "diplomacy"), from its row alone."""
+    """The name of the game a table plays (its plugin's), from its row alone."""
     with ctx.reading() as conn:
         kind: str = ctx.row(conn, game_id).game
     return kind

@@ -360,7 +360,7 @@ class Service(MyGames, Table, OpenTables):
         return queries.games(self._ctx)
 
     def game_of(self, game_id: str) -> str:
-        """The game a table plays ("mall", "diplomacy"): NotFound for no such table.
+        """The name of the game a table plays: NotFound for no such table.
         Reads the table's row alone (no state, no view)."""
         return queries.game_of(self._ctx, game_id)
 

@@ -51,10 +51,11 @@ _BY_KEY = Statement(
         EVENTS.c.game_id == bindparam("g"), EVENTS.c.idempotency_key == bindparam("key")
     )
 )
-_UNDOS = Statement(
-    select(EVENTS)
-    .where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.type == UNDO_DONE)
-    .order_by(EVENTS.c.seq)
+# Asked at every telling of a game's history, and most games have no undo: the seqs
+# alone are read from the (game_id, type, seq) index (asked for whole rows, SQLite
+# would walk the game's log by its primary key), and the few events by their seqs.
+_UNDO_SEQS = Statement(
+    select(EVENTS.c.seq).where(EVENTS.c.game_id == bindparam("g"), EVENTS.c.type == UNDO_DONE)
 )
 
 
@@ -272,11 +273,16 @@ def last_but(conn: Connection, game_id: str, kinds: tuple[type[Kind], ...]) -> i
 
 def undos(conn: Connection, game_id: str) -> list[Envelope]:
     """The game's UndoDone events, in order: what history must not show again."""
-    rows = _UNDOS.rows(conn, {"g": game_id})
-    if not rows:
+    seqs = [row.seq for row in _UNDO_SEQS.rows(conn, {"g": game_id})]
+    if not seqs:
         return []
+    found = conn.execute(
+        select(EVENTS)
+        .where(EVENTS.c.game_id == game_id, EVENTS.c.seq.in_(seqs))
+        .order_by(EVENTS.c.seq)
+    ).all()
     first = created_payload(conn, game_id)
-    return [_envelope(row, first) for row in rows]
+    return [_envelope(row, first) for row in found]
 
 
 def by_idempotency_key(conn: Connection, game_id: str, key: str) -> Envelope | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from test_phones_and_keyboards import DESKTOP, PHONE, Tour, visit
+from tour import DESKTOP, PHONE, Tour, visit
 
 GRAVE = {"serious", "critical"}
 
@@ -27,7 +27,7 @@ def grave_violations(page) -> list[str]:
 def test_no_page_has_a_serious_or_critical_accessibility_violation(site, browser, shoot, size):
     tour = Tour(site)
     viewport, touch = (PHONE, True) if size == "phone" else (DESKTOP, False)
-    page = tour.enter(browser, viewport, has_touch=touch, is_mobile=touch)
+    page = tour.enter(browser, viewport, every_game=True, has_touch=touch, is_mobile=touch)
     found = {}
     for name, url in tour.pages().items():
         visit(page, name, url)

@@ -7,7 +7,7 @@ on the offer nor on the answer, at a desktop's and a phone's size."""
 from __future__ import annotations
 
 from test_axe import grave_violations
-from test_phones_and_keyboards import DESKTOP, PHONE
+from tour import DESKTOP, PHONE
 
 from pbem.service import PlayerSpec
 

@@ -11,7 +11,8 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from test_phones_and_keyboards import Tour, choose_a_cell, focused
+from test_phones_and_keyboards import focused
+from tour import Tour, choose_a_cell
 
 from pbem.service.service import PlayerSpec
 
