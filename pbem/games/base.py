@@ -103,7 +103,10 @@ class Game(Protocol[S, A]):
         """The position as text, for terminals and mails."""
 
     def secrets(self, state: S, seat: int | None) -> set[str]:
-        """Strings the viewer must not see anywhere (hidden ids, the seed)."""
+        """What the viewer may not know in `state` (hidden ids, the seed), as a set
+        the server compares between states (did a move show someone something?);
+        never words to blank out of a text: every view and narration is written for
+        its viewer and holds none of them."""
 
     def bot(self, name: str, seed: str | int | None = None) -> Callable[[S, int], A]:
         """A bot by name: a function from a state and the seat it plays to a legal

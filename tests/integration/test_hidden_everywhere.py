@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -227,7 +228,7 @@ def test_nobody_else_can_tell_the_tables_apart_on_any_surface(web, clock, name, 
     else:
         before = list(example.moves[:how])
         seat, given = example.moves[how]
-        *_, state = states_of(rules, example.__class__(**{**example.__dict__, "moves": before}))
+        *_, state = states_of(rules, replace(example, moves=tuple(before)))
         changed = other_move(rules, state, seat, given)
         knows = frozenset({seat})
         one = play(parts, name, example, [*before, (seat, given)], example.setup)

@@ -8,6 +8,8 @@ verify; spectators never read it, not even once the game is over."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -204,21 +206,36 @@ def test_the_deadline_feeds_name_a_private_line_to_its_readers_alone(make_web):
     assert f'data-game="{game}" data-seq="1"' in my_games  # nothing new to tell Cy
 
 
-def test_the_chat_mail_goes_to_the_addressee_alone_and_says_it_is_private(make_web, clock):
-    _app, parts = make_web()
+@contextmanager
+def mailing(parts) -> Iterator[tuple[Kept, Callable[[], None]]]:
+    """A real SMTP server catching what the outbox sends, with the mails due so far
+    (the invitations and the first turn) sent to it; the mails it keeps, and a
+    function that sends the mails due now."""
     kept = Kept()
     server = Controller(kept, hostname="127.0.0.1", port=free_port())
     server.start()
     try:
-        created = private_game(parts)
-        game = created.game_id
         composer = Composer(parts.service, parts.settings)
         smtp = Smtp("127.0.0.1", server.port)
-        deliver_due(parts.outbox, composer, smtp)  # the invitations and the first turn
+
+        def deliver() -> None:
+            deliver_due(parts.outbox, composer, smtp)
+
+        deliver()
+        yield kept, deliver
+    finally:
+        server.stop()
+
+
+def test_the_chat_mail_goes_to_the_addressee_alone_and_says_it_is_private(make_web, clock):
+    _app, parts = make_web()
+    created = private_game(parts)
+    game = created.game_id
+    with mailing(parts) as (kept, deliver):
         kept.mails.clear()
         parts.service.say(game, token(created, 1), SECRET, [2])
         clock.advance(minutes=4)
-        deliver_due(parts.outbox, composer, smtp)
+        deliver()
         (mail,) = kept.mails
         assert mail["To"].addresses[0].addr_spec == "ben@example.com"
         assert mail["Subject"].endswith("Ann said something to you in private")
@@ -231,13 +248,11 @@ def test_the_chat_mail_goes_to_the_addressee_alone_and_says_it_is_private(make_w
         kept.mails.clear()
         parts.service.say(game, token(created, 1), OPEN)
         clock.advance(minutes=4)
-        deliver_due(parts.outbox, composer, smtp)
+        deliver()
         cy = [m for m in kept.mails if m["To"].addresses[0].addr_spec == "cy@example.com"]
         (told,) = cy
         body = told.get_body(("plain",)).get_content()
         assert OPEN in body and SECRET not in body and "privately" not in body
-    finally:
-        server.stop()
 
 
 @pytest.mark.parametrize(
@@ -310,23 +325,15 @@ def test_a_private_line_to_others_is_no_news_for_a_chat_mail_waiting(make_web, c
     from pbem.service import rows
 
     app, parts = make_web()
-    kept = Kept()
-    server = Controller(kept, hostname="127.0.0.1", port=free_port())
-    server.start()
-    try:
-        created = private_game(parts)
-        game = created.game_id
-        composer = Composer(parts.service, parts.settings)
-        smtp = Smtp("127.0.0.1", server.port)
-        deliver_due(parts.outbox, composer, smtp)  # the invitations and the first turn
+    created = private_game(parts)
+    game = created.game_id
+    with mailing(parts) as (kept, deliver):
         cy = seated(app, created, 3)
         parts.service.say(game, token(created, 1), OPEN)
         assert OPEN in page_of(cy, f"/g/{game}")  # Cy's page showed it
         parts.service.say(game, token(created, 1), SECRET, [2])
         clock.advance(minutes=4)
-        deliver_due(parts.outbox, composer, smtp)
-    finally:
-        server.stop()
+        deliver()
     out = rows.OUTBOX.c
     with parts.database.reading() as conn:
         query = select(rows.OUTBOX).where(out.game_id == game, out.kind == "chat", out.seat == 3)
