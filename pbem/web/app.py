@@ -27,7 +27,7 @@ from pbem.i18n import gettext as _
 from pbem.mail.inbound import TEMPORARY as UNAVAILABLE
 from pbem.service import ServiceError
 
-from . import health, limits, requestid
+from . import health, jsonbody, limits, requestid
 from .context import parts
 from .csp import content_security_policy
 from .redact import hide_secrets_in_request_log, redact
@@ -54,6 +54,7 @@ def create_app(parts: Parts | None = None) -> Flask:
         template_folder=str(resources.TEMPLATES),
         static_folder=str(resources.STATIC),
     )
+    app.request_class = jsonbody.BoundedRequest
     app.jinja_loader = _templates()
     key = hmac.new(parts.settings.signing_key(), b"flask session", hashlib.sha256).hexdigest()
     app.config.update(
@@ -126,6 +127,7 @@ def create_app(parts: Parts | None = None) -> Flask:
     limits.init_app(app, parts.settings)
     hide_secrets_in_request_log(app.url_map)
     app.before_request(_refuse_control_characters)
+    app.before_request(jsonbody.check_json_body)  # after: a header is read first
     app.after_request(_security_headers)
 
     @app.errorhandler(ServiceError)

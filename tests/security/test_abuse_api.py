@@ -5,6 +5,8 @@ werkzeug's own refusals. Every answer is a 4xx with the JSON error shape, never 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pbem.service.tokens import token_hash
@@ -282,3 +284,64 @@ def test_a_game_that_is_no_registered_name_is_a_short_400(api, game):
     answer = client.post("/api/games", json={"players": PLAYERS, "game": game}, headers=ADMIN)
     body = json_error(answer, 400)
     assert "game" in body["error"] and len(answer.get_data()) < 400  # never echoed whole
+
+
+HOSTILE_BODIES = {
+    "nested deep": ("[" * DEEP + "]" * DEEP, "nests deeper than 16 levels"),
+    "nested 17 deep": ("[" * 17 + "]" * 17, "nests deeper than 16 levels"),
+    "NaN": ('{"accept": NaN}', "holds NaN, which is not JSON"),
+    "a NUL": ('{"accept": "\\u0000"}', "holds a NUL character"),
+    "not JSON": ("{accept", "it is not JSON"),
+}
+
+
+def _json_routes(app, game_id):
+    """Every route that takes a body, its variables filled in with the game's."""
+
+    def filled(variable: re.Match) -> str:
+        return game_id if "game" in variable.group(1) else "x"
+
+    for rule in app.url_map.iter_rules():
+        path = re.sub(r"<(?:[^>:]+:)?([^>]+)>", filled, rule.rule)
+        for method in sorted((rule.methods or set()) - {"GET", "HEAD", "OPTIONS"}):
+            yield method, path
+
+
+@pytest.mark.parametrize("hostile", sorted(HOSTILE_BODIES))
+def test_every_route_refuses_a_hostile_json_body_before_its_view(api, hostile, monkeypatch):
+    """One check of the body, before any view looks at it: on every route that takes
+    one, a body sent as JSON that is not JSON within bounds is a 400 saying why (the
+    rematch answer once read it itself and answered 500), and no view ran."""
+    client, game_id, seats = api
+    body, why = HOSTILE_BODIES[hostile]
+    app = client.application
+    app.config["WTF_CSRF_ENABLED"] = False  # the pages' forms are refused first otherwise
+    ran: list[str] = []
+    for endpoint in list(app.view_functions):
+        monkeypatch.setitem(
+            app.view_functions, endpoint, lambda *a, _e=endpoint, **k: ran.append(_e) or ("", 204)
+        )
+    routes = list(_json_routes(app, game_id))
+    assert any(path.endswith("/rematch/answer") for _, path in routes)
+    for method, path in routes:
+        answer = client.open(
+            path,
+            method=method,
+            data=body,
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {seats[1]}"},
+        )
+        assert answer.status_code == 400, (method, path, answer.status_code)
+        assert why in answer.get_data(as_text=True), (method, path)
+    assert ran == []
+
+
+def test_a_rematch_answer_nested_deep_is_a_400_not_a_500(api):
+    client, game_id, seats = api
+    answer = client.post(
+        f"/api/games/{game_id}/rematch/answer",
+        data="[" * DEEP + "]" * DEEP,
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {seats[2]}"},
+    )
+    assert "nests deeper than 16 levels" in json_error(answer, 400)["error"]
