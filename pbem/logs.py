@@ -26,6 +26,10 @@ LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # the work in hand, and the kind of process ("web", "worker", "scheduler", ...).
 CONTEXT = ("request_id", "game_id", "seat", "seq")
 HIDDEN = "[hidden]"
+# Libraries that write, below WARNING, what they connect to: urllib3 logs every
+# connection's host and every request's path at DEBUG, and a push endpoint's path is
+# the browser's capability to be sent notices. They stay quiet at any log level.
+QUIET = ("urllib3",)
 
 _context: ContextVar[dict[str, Any] | None] = ContextVar("pbem_log_context", default=None)
 _kind = ""
@@ -248,6 +252,8 @@ def configure(kind: str, log_format: str = "text", log_level: str = "INFO") -> l
     made = handler(log_format)
     root.addHandler(made)
     root.setLevel(log_level)
+    for name in QUIET:
+        logging.getLogger(name).setLevel(logging.WARNING)
     logging.captureWarnings(True)
     _configured = (kind, log_format, log_level)
     return made

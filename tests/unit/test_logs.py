@@ -131,3 +131,43 @@ def test_the_log_settings_are_read():
     settings = load_settings({"PBEM_LOG_FORMAT": " JSON ", "PBEM_LOG_LEVEL": "debug"})
     assert (settings.log_format, settings.log_level) == ("json", "DEBUG")
     assert load_settings({}).log_format == "text"
+
+
+def test_at_debug_no_line_names_a_push_endpoint_s_path():
+    """urllib3 logs the path of each request at DEBUG; a push endpoint's path is the
+    browser's secret, so the library stays quiet whatever the level."""
+    import http.server
+
+    import requests
+
+    class Quiet(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.send_response(201)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    root = logging.getLogger()
+    before = list(root.handlers), root.level
+    quiet_before = logging.getLogger("urllib3").level
+    said = io.StringIO()
+    try:
+        made = logs.configure("test", "text", "DEBUG")
+        made.setStream(said)
+        secret = "fcm-send-" + "Zq7" * 10
+        answer = requests.post(f"http://127.0.0.1:{server.server_port}/wp/{secret}", timeout=10)
+        assert answer.status_code == 201
+        logging.getLogger("pbem.test").debug("the request was sent")  # DEBUG lines do show
+    finally:
+        server.shutdown()
+        for handler in root.handlers[:]:
+            if handler.get_name() == "pbem":
+                root.removeHandler(handler)
+        root.handlers[:0] = [h for h in before[0] if h not in root.handlers]
+        root.setLevel(before[1])
+        logging.getLogger("urllib3").setLevel(quiet_before)
+    assert "the request was sent" in said.getvalue()
+    assert secret not in said.getvalue() and "/wp/" not in said.getvalue()
