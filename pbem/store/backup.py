@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 
 from pbem.events import timestamp
 
-from .database import Database
+from .database import Database, private_file
 from .heartbeats import HEARTBEATS
 from .migrate import alembic_config
 
@@ -44,6 +44,8 @@ def backup(database: Database, path: Path) -> None:
     a backup interrupted halfway leaves any earlier file at `path` as it was)."""
     partial = path.with_name(f".{path.name}.partial")
     try:
+        partial.unlink(missing_ok=True)
+        private_file(partial)  # read by its owner only, from its first byte
         if database.dialect == "sqlite":
             _sqlite_backup(_sqlite_file(database), partial)
         elif database.dialect == "postgresql":
@@ -154,7 +156,6 @@ def _sqlite_backup(source: Path, target: Path) -> None:
     single file that needs no -wal beside it."""
     if not source.exists():
         raise BackupError(f"there is no database at {source}")
-    target.unlink(missing_ok=True)
     try:
         with (
             closing(sqlite3.connect(source, timeout=30)) as src,

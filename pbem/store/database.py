@@ -9,10 +9,12 @@ read with orjson (exactly as the standard library reads them)."""
 from __future__ import annotations
 
 import operator
+import os
 import threading
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -48,6 +50,8 @@ class Database:
         if self.dialect == "sqlite":
             if synchronous.upper() not in SYNCHRONOUS:
                 raise ValueError(f"sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}")
+            if not _in_memory(parsed.database, parsed.query) and "uri" not in parsed.query:
+                private_file(Path(str(parsed.database)))
             timeout = {"timeout": BUSY_TIMEOUT_MS / 1000}
             self.engine = create_engine(parsed, echo=echo, connect_args=timeout, **json_options)
             _sqlite_pragmas(self.engine, synchronous.upper())
@@ -58,7 +62,7 @@ class Database:
             # of a move. Its transactions say BEGIN themselves (`writing`, `reading`).
             # (An in-memory database is one per pool: it keeps the one pool.)
             self._hot: Engine | None = None
-            if not _in_memory(parsed.database, parsed.query):
+            if not _in_memory(parsed.database, parsed.query) and "uri" not in parsed.query:
                 self._hot = create_engine(parsed, echo=echo, connect_args=timeout, **json_options)
                 _sqlite_pragmas(self._hot, synchronous.upper())
                 # The threads' own connections (`Held`), outside the pool's bound: a
@@ -288,6 +292,15 @@ def state_text(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError is a TypeError
         return json_text(value)
+
+
+def private_file(path: Path) -> None:
+    """Make `path` an empty file only its owner reads, unless it exists: a database
+    or a backup holds every seat's token hash and every player's address, and SQLite
+    gives its -wal and journal files the mode of the database's."""
+    # an existing file is kept as it is; a missing folder is SQLite's to report
+    with suppress(FileExistsError, FileNotFoundError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
 def _in_memory(database: str | None, query: Mapping[str, Any]) -> bool:

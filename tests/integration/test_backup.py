@@ -277,3 +277,28 @@ def test_a_backup_taken_while_moves_are_written_is_consistent(
     assert sum(restored.service.state_at(c.game_id)["seq"] for c in tables) < sum(
         source.service.state_at(c.game_id)["seq"] for c in tables
     )
+
+
+def test_a_backup_and_a_sqlite_database_are_read_by_their_owner_only(
+    database_url, fresh_url, tmp_path
+):
+    """They hold every seat's token hash and every player's address: whatever the
+    umask, neither the group nor others read them."""
+    import os
+    import stat
+
+    old_umask = os.umask(0o022)
+    try:
+        fresh = Database(fresh_url)
+        migrate.upgrade(fresh, "head")
+        backup = tmp_path / "kept.backup"
+        pbem(fresh_url, tmp_path, "db", "backup", str(backup))
+        fresh.dispose()
+    finally:
+        os.umask(old_umask)
+    files = [backup]
+    if fresh_url.startswith("sqlite"):
+        database = tmp_path / "restored.sqlite3"
+        files += [database, *database.parent.glob("restored.sqlite3-*")]
+    for path in files:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path

@@ -51,6 +51,7 @@ def test_a_unit_restarts_always_as_the_pbem_user_on_the_env_file(name):
     assert service["EnvironmentFile"] == "/etc/pbem/env"
     assert service["User"] == "pbem" and service["Group"] == "pbem"
     assert service["WorkingDirectory"] == "/var/lib/pbem"
+    assert service["UMask"] == "0077"  # its databases and backups are its own to read
     assert UNIT_FILES[name]["Install"]["WantedBy"] == "multi-user.target"
 
 
