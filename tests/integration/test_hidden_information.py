@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from hidden import shows
 
 from pbem.service import PlayerSpec
 
@@ -82,11 +83,11 @@ def test_no_page_or_answer_shows_what_a_viewer_may_not_see(web, moves):
     for seat, client in viewers(app, parts, game_id, tokens):
         for url, text in pages(client, game_id, seat, doc["seq"]).items():
             for tile in in_supply:
-                assert tile not in text, (url, seat, tile)
+                assert not shows(text, tile), (url, seat, tile)
             assert SEED not in text, (url, seat)
             for owner, card in SECRETS.items():
                 if int(owner) != seat:
-                    assert card not in text, (url, seat, card)
+                    assert not shows(text, card), (url, seat, card)
 
 
 def test_once_the_game_has_ended_the_seed_and_every_card_are_shown(web):
@@ -105,3 +106,11 @@ def test_once_the_game_has_ended_the_seed_and_every_card_are_shown(web):
     state = client.get(f"/api/games/{game_id}").json
     assert [p["secret"] for p in state["players"]] == ["O3", "O5"]
     assert client.get(f"/api/games/{game_id}/log").json["setup"]["seed"] == SEED
+
+
+def test_a_short_id_is_found_as_a_reader_meets_it_never_inside_a_random_value():
+    for leaked in ('{"secret": "O3"}', "<td>O3</td>", 'class="tile-O3"', "cards: O3, O5"):
+        assert shows(leaked, "O3"), leaked
+    # a seat's token, a key, a nonce: random letters that happen to hold the id
+    for random_value in ("/g/abc/x7O3kQ", "Zk-O3_pQ9", "key=AO3", "nonce-O3b", "0fO3"):
+        assert not shows(random_value, "O3"), random_value
