@@ -50,11 +50,11 @@ class Database:
         if self.dialect == "sqlite":
             if synchronous.upper() not in SYNCHRONOUS:
                 raise ValueError(f"sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}")
-            if not _in_memory(parsed.database, parsed.query) and "uri" not in parsed.query:
-                private_file(Path(str(parsed.database)))
+            on_disk = not _in_memory(parsed.database, parsed.query) and "uri" not in parsed.query
+            self._file = Path(str(parsed.database)) if on_disk else None
             timeout = {"timeout": BUSY_TIMEOUT_MS / 1000}
             self.engine = create_engine(parsed, echo=echo, connect_args=timeout, **json_options)
-            _sqlite_pragmas(self.engine, synchronous.upper())
+            _sqlite_pragmas(self.engine, synchronous.upper(), self._file)
             _sqlite_begin(self.engine)
             self._writer: Engine = self.engine.execution_options(pbem_begin="IMMEDIATE")
             # A second pool whose connections carry no "begin" hook: an engine with a
@@ -64,13 +64,13 @@ class Database:
             self._hot: Engine | None = None
             if not _in_memory(parsed.database, parsed.query) and "uri" not in parsed.query:
                 self._hot = create_engine(parsed, echo=echo, connect_args=timeout, **json_options)
-                _sqlite_pragmas(self._hot, synchronous.upper())
+                _sqlite_pragmas(self._hot, synchronous.upper(), self._file)
                 # The threads' own connections (`Held`), outside the pool's bound: a
                 # thread keeps one for as long as it lives.
                 self._own = create_engine(
                     parsed, echo=echo, connect_args=timeout, poolclass=NullPool, **json_options
                 )
-                _sqlite_pragmas(self._own, synchronous.upper())
+                _sqlite_pragmas(self._own, synchronous.upper(), self._file)
         else:
             self.engine = create_engine(parsed, echo=echo, pool_pre_ping=True, **json_options)
             self._writer = self.engine
@@ -307,7 +307,12 @@ def _in_memory(database: str | None, query: Mapping[str, Any]) -> bool:
     return database in (None, "", ":memory:") or query.get("mode") == "memory"
 
 
-def _sqlite_pragmas(engine: Engine, synchronous: str) -> None:
+def _sqlite_pragmas(engine: Engine, synchronous: str, file: Path | None) -> None:
+    @event.listens_for(engine, "do_connect")
+    def _own_file(*_: Any) -> None:
+        if file is not None:  # made 0600 just before SQLite would make it
+            private_file(file)
+
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # transactions begin below, not in pysqlite
